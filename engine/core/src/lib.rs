@@ -1,0 +1,48 @@
+//! # dcsim-core: a packet-level datacenter transport simulator
+//!
+//! This crate is the whole simulation and nothing else: no I/O, no clock,
+//! no threads, no WebAssembly bindings. The native command line
+//! (`engine/cli`) and the browser binding are thin layers over it, and both
+//! get bit-identical results for the same scenario and seed.
+//!
+//! ## Layers, bottom up
+//!
+//! * [`units`], [`ids`]: integer picosecond time, link rates, typed indices.
+//! * [`event`]: the event list, FIFO among equal times.
+//! * [`rng`]: one seeded random stream per purpose.
+//! * [`packet`]: packets with the fields the network reads and one
+//!   protocol-owned header.
+//! * [`queue`]: the disciplines of output ports: `droptail`, `ecn`,
+//!   `strict_priority(n)`, `pfabric`.
+//! * [`net`]: topologies (leaf-spine, single bottleneck, single rack,
+//!   tree), routes, and the ideal FCT of a flow.
+//! * [`workload`]: flow sizes, arrivals and traffic matrices.
+//! * [`protocol`]: the [`protocol::Protocol`] trait and the protocols:
+//!   end-host state machines driven by packets and timers, switch-resident
+//!   logic at output ports, control-plane entities.
+//! * [`sim`]: the simulation value that owns time, events, ports and wires
+//!   and drives a protocol.
+//! * [`metrics`], [`trace`]: per-flow records, counters, summaries, the
+//!   stability check; the structured event stream the browser animates.
+//! * [`scenario`], [`run`]: scenario files and the one entry point that
+//!   turns a scenario into results.
+//!
+//! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
+
+pub mod event;
+pub mod ids;
+pub mod metrics;
+pub mod net;
+pub mod packet;
+pub mod protocol;
+pub mod queue;
+pub mod rng;
+pub mod run;
+pub mod scenario;
+pub mod sim;
+pub mod trace;
+pub mod units;
+pub mod workload;
+
+pub use run::{prepare, run, RunOptions, RunOutput, Runner};
+pub use scenario::Scenario;

@@ -1,0 +1,296 @@
+//! Metrics (PROTOCOLS.md section 2): a record per flow, packet and byte
+//! counters with drops per hop, pending-bytes samples, and the run summary
+//! with the stability check.
+
+use crate::net::PortRole;
+use crate::packet::Packet;
+use crate::units::SimTime;
+use crate::workload::FlowSpec;
+use serde::Serialize;
+
+/// What happened to one flow.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowRecord {
+    /// Flow id.
+    pub id: u32,
+    /// Source host.
+    pub src: u32,
+    /// Destination host.
+    pub dst: u32,
+    /// Payload bytes.
+    pub size: u64,
+    /// Arrival at the sender.
+    pub start: SimTime,
+    /// When the receiver held the last byte; `None` if unfinished.
+    pub end: Option<SimTime>,
+    /// Ideal FCT (OPT).
+    pub ideal: SimTime,
+    /// Deadline relative to the start, if any.
+    pub deadline: Option<SimTime>,
+    /// Tenant.
+    pub tenant: u16,
+    /// Request or query index (closed-loop matrices).
+    pub request: Option<u32>,
+}
+
+impl FlowRecord {
+    /// A record for a flow that just arrived.
+    pub fn new(f: &FlowSpec) -> Self {
+        FlowRecord {
+            id: f.id.0,
+            src: f.src.0,
+            dst: f.dst.0,
+            size: f.size,
+            start: f.arrival,
+            end: None,
+            ideal: f.ideal_fct,
+            deadline: f.deadline,
+            tenant: f.tenant,
+            request: f.request,
+        }
+    }
+    /// Flow completion time: from arrival at the sender to the last byte at
+    /// the receiver.
+    pub fn fct(&self) -> Option<SimTime> {
+        self.end.map(|e| e - self.start)
+    }
+    /// FCT / OPT.
+    pub fn slowdown(&self) -> Option<f64> {
+        self.fct().map(|f| f.ps() as f64 / self.ideal.ps() as f64)
+    }
+    /// Whether the flow finished by its deadline (`None` without a deadline).
+    pub fn met_deadline(&self) -> Option<bool> {
+        self.deadline.map(|d| self.fct().is_some_and(|f| f <= d))
+    }
+}
+
+/// Packet counters for conservation checks and drop statistics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Counters {
+    /// Data packets hosts put on their NICs (retransmissions included).
+    pub data_sent: u64,
+    /// Wire bytes of those.
+    pub data_bytes_sent: u64,
+    /// Data packets that reached their destination host.
+    pub data_delivered: u64,
+    /// Wire bytes of those.
+    pub data_bytes_delivered: u64,
+    /// Data packets dropped, per port role (host NIC, ToR up, core down, ToR down).
+    pub data_dropped: [u64; 4],
+    /// Wire bytes of dropped data packets.
+    pub data_bytes_dropped: u64,
+    /// Data packets still queued or on a wire when the run stopped.
+    pub data_in_flight: u64,
+    /// Wire bytes of those.
+    pub data_bytes_in_flight: u64,
+    /// Control packets (ACKs, probes, ...) sent.
+    pub control_sent: u64,
+    /// Wire bytes of those.
+    pub control_bytes_sent: u64,
+    /// Control packets dropped, per port role.
+    pub control_dropped: [u64; 4],
+    /// Control packets still queued or on a wire at the end.
+    pub control_in_flight: u64,
+    /// Packets that reached their destination node, control included.
+    pub delivered_total: u64,
+    /// CE marks applied.
+    pub ecn_marks: u64,
+}
+
+fn role_index(r: PortRole) -> usize {
+    match r {
+        PortRole::HostNic => 0,
+        PortRole::Up => 1,
+        PortRole::Down => 2,
+        PortRole::Edge => 3,
+    }
+}
+
+impl Counters {
+    /// All zero.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Counts a drop at a port of `role`.
+    pub fn count_drop(&mut self, role: PortRole, p: &Packet) {
+        if p.kind.is_data() {
+            self.data_dropped[role_index(role)] += 1;
+            self.data_bytes_dropped += p.size as u64;
+        } else {
+            self.control_dropped[role_index(role)] += 1;
+        }
+    }
+    /// Counts a packet left in the network at the end.
+    pub fn count_in_flight(&mut self, p: &Packet) {
+        if p.kind.is_data() {
+            self.data_in_flight += 1;
+            self.data_bytes_in_flight += p.size as u64;
+        } else {
+            self.control_in_flight += 1;
+        }
+    }
+    /// Total data packets dropped.
+    pub fn data_dropped_total(&self) -> u64 {
+        self.data_dropped.iter().sum()
+    }
+    /// Total control packets dropped.
+    pub fn control_dropped_total(&self) -> u64 {
+        self.control_dropped.iter().sum()
+    }
+}
+
+/// Pending bytes at the sources at one time: bytes of arrived flows that
+/// have not completed (pHost section 4: growing without bound means the
+/// network cannot keep up).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sample {
+    /// When.
+    pub t: SimTime,
+    /// Payload bytes of arrived, unfinished flows.
+    pub pending_bytes: u64,
+    /// Number of arrived, unfinished flows.
+    pub active_flows: u64,
+}
+
+/// Flow-size buckets of pFabric and pHost: short below 100 KB, long above
+/// 10 MB, medium in between.
+pub const SHORT_FLOW_MAX: u64 = 100_000;
+/// See [`SHORT_FLOW_MAX`].
+pub const LONG_FLOW_MIN: u64 = 10_000_000;
+
+/// Statistics of one set of flows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BucketStats {
+    /// Completed flows in the set.
+    pub flows: u64,
+    /// Mean slowdown (FCT / OPT).
+    pub mean_slowdown: f64,
+    /// 99th-percentile slowdown (nearest rank).
+    pub p99_slowdown: f64,
+    /// Mean FCT, microseconds.
+    pub afct_us: f64,
+    /// Mean FCT / mean OPT.
+    pub nfct: f64,
+}
+
+impl BucketStats {
+    /// Statistics of the completed flows among `recs`.
+    pub fn of<'a>(recs: impl Iterator<Item = &'a FlowRecord>) -> Self {
+        let mut sl = Vec::new();
+        let (mut fct, mut opt) = (0f64, 0f64);
+        for r in recs {
+            if let (Some(s), Some(f)) = (r.slowdown(), r.fct()) {
+                sl.push(s);
+                fct += f.as_us_f64();
+                opt += r.ideal.as_us_f64();
+            }
+        }
+        let n = sl.len();
+        if n == 0 {
+            return BucketStats::default();
+        }
+        let mean = sl.iter().sum::<f64>() / n as f64;
+        sl.sort_by(|a, b| a.total_cmp(b));
+        let rank = ((0.99 * n as f64).ceil() as usize).clamp(1, n) - 1;
+        BucketStats { flows: n as u64, mean_slowdown: mean, p99_slowdown: sl[rank], afct_us: fct / n as f64, nfct: fct / opt }
+    }
+}
+
+/// The summary of one run: one row of the summary CSV.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Scenario name.
+    pub scenario: String,
+    /// Protocol name.
+    pub protocol: String,
+    /// Offered load.
+    pub load: f64,
+    /// Seed.
+    pub seed: u64,
+    /// Flows that arrived.
+    pub flows: u64,
+    /// Flows that completed.
+    pub completed: u64,
+    /// All completed flows.
+    pub all: BucketStats,
+    /// Flows below 100 KB.
+    pub short: BucketStats,
+    /// Flows from 100 KB to 10 MB.
+    pub medium: BucketStats,
+    /// Flows above 10 MB.
+    pub long: BucketStats,
+    /// Fraction of flows with deadlines that met them (application
+    /// throughput); `None` when no flow had a deadline.
+    pub deadlines_met: Option<f64>,
+    /// Mean completion time of requests (incast, query aggregation),
+    /// microseconds; `None` for open-loop workloads.
+    pub mean_request_us: Option<f64>,
+    /// Payload throughput: delivered flow bytes over the run, Gbps.
+    pub throughput_gbps: f64,
+    /// Dropped data packets / data packets sent.
+    pub drop_rate: f64,
+    /// Data packets dropped at host NICs, ToR uplinks, core downlinks, ToR downlinks.
+    pub drops_by_hop: [u64; 4],
+    /// Control bytes / data bytes sent.
+    pub control_overhead: f64,
+    /// False when pending bytes kept growing through the arrival period, or
+    /// flows were left unfinished: the means are then not meaningful.
+    pub stable: bool,
+    /// Simulated time at the end, microseconds.
+    pub sim_time_us: f64,
+    /// Events processed (0 for flow-level runs).
+    pub events: u64,
+}
+
+/// Stability check (PROTOCOLS.md section 2): fits a line to the pending
+/// bytes sampled between a quarter of the arrival period and its end; the
+/// run is unstable when the rise along that line exceeds the mean pending
+/// bytes over the same window (a backlog that grows linearly from zero
+/// rises by 3 and averages 2.5 units over that window, a stationary one
+/// rises by about 0).
+pub fn is_stable(samples: &[Sample], last_arrival: SimTime) -> bool {
+    let lo = last_arrival.ps() / 4;
+    let pts: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| s.t.ps() >= lo && s.t <= last_arrival)
+        .map(|s| (s.t.ps() as f64, s.pending_bytes as f64))
+        .collect();
+    if pts.len() < 8 {
+        return true;
+    }
+    let n = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx == 0.0 {
+        return true;
+    }
+    let rise = sxy / sxx * (pts.last().unwrap().0 - pts[0].0);
+    rise <= my
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples(f: impl Fn(f64) -> f64) -> Vec<Sample> {
+        (0..=100).map(|i| Sample { t: SimTime(i * 1000), pending_bytes: f(i as f64) as u64, active_flows: 0 }).collect()
+    }
+
+    #[test]
+    fn growing_backlog_is_unstable_and_noisy_stationary_is_stable() {
+        assert!(!is_stable(&samples(|i| 1000.0 * i), SimTime(100_000)));
+        assert!(is_stable(&samples(|i| 50_000.0 + 20_000.0 * ((i * 1.7).sin())), SimTime(100_000)));
+    }
+
+    #[test]
+    fn p99_is_nearest_rank() {
+        let recs: Vec<FlowRecord> = (1..=200u64)
+            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None })
+            .collect();
+        let b = BucketStats::of(recs.iter());
+        assert_eq!(b.p99_slowdown, 198.0);
+        assert_eq!(b.mean_slowdown, 100.5);
+    }
+}

@@ -1,0 +1,207 @@
+//! The network model (PROTOCOLS.md section 1): nodes (hosts and switches),
+//! full-duplex links made of two ports, and routes.
+//!
+//! Every direction of a link starts at an output port with a queue; a host
+//! NIC is such a port too. A port sends one packet at a time at its link's
+//! rate; after the propagation delay the packet reaches the far node.
+
+pub mod topology;
+
+use crate::ids::{LinkId, NodeId, PortId};
+use crate::units::{Rate, SimTime};
+use serde::Serialize;
+
+/// Whether a node is an end host or a switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// An end host: runs transports.
+    Host,
+    /// A top-of-rack (edge) switch: hosts hang below it.
+    Tor,
+    /// An aggregation switch of a tree.
+    Aggregation,
+    /// A spine (core) switch.
+    Core,
+}
+
+/// Where a port sits, which names the hop a drop happens at (the pHost paper
+/// counts drops at the host NIC, the ToR uplink, the core, the ToR downlink).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PortRole {
+    /// A host's NIC: the first hop.
+    HostNic,
+    /// A ToR (or aggregation) port towards the core: going up.
+    Up,
+    /// A core or aggregation port towards a ToR: coming down.
+    Down,
+    /// A ToR port towards a host: the last hop.
+    Edge,
+}
+
+impl PortRole {
+    /// All roles, in path order.
+    pub const ALL: [PortRole; 4] = [PortRole::HostNic, PortRole::Up, PortRole::Down, PortRole::Edge];
+    /// Short name used in CSV columns.
+    pub fn name(self) -> &'static str {
+        match self {
+            PortRole::HostNic => "host_nic",
+            PortRole::Up => "tor_up",
+            PortRole::Down => "core_down",
+            PortRole::Edge => "tor_down",
+        }
+    }
+}
+
+/// A host or a switch.
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    /// Host or which kind of switch.
+    pub kind: NodeKind,
+    /// Output ports, one per attached link.
+    pub ports: Vec<PortId>,
+    /// Rack index for hosts and ToRs; group index for other switches.
+    pub group: u32,
+    /// Display name ("h12", "tor3", "spine0").
+    pub name: String,
+}
+
+/// Static description of one output port and the link direction it feeds.
+#[derive(Clone, Debug, Serialize)]
+pub struct PortSpec {
+    /// Node the port belongs to.
+    pub node: NodeId,
+    /// Node at the far end of the link.
+    pub peer: NodeId,
+    /// The full-duplex link this direction belongs to.
+    pub link: LinkId,
+    /// Link rate.
+    pub rate: Rate,
+    /// Time from the last bit leaving this port to it arriving at the peer:
+    /// propagation plus the peer's processing delay, if it is a switch.
+    pub delay: SimTime,
+    /// Position in the path (for drop statistics).
+    pub role: PortRole,
+}
+
+/// The static network: nodes, ports, routes. Built once per run by
+/// [`topology::build`]; the moving parts live in the simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Network {
+    /// All nodes; hosts come first, so host `i` is `NodeId(i)`.
+    pub nodes: Vec<Node>,
+    /// All output ports.
+    pub ports: Vec<PortSpec>,
+    /// Number of hosts.
+    pub n_hosts: u32,
+    /// Rate of host access links (all hosts share one rate in every
+    /// topology here); the rate loads and ideal FCTs are computed from.
+    pub host_rate: Rate,
+    /// Candidate next-hop ports per (switch, destination host): flat table,
+    /// `route_index[node * n_hosts + dst] = (start, count)` into `route_ports`.
+    #[serde(skip)]
+    route_index: Vec<(u32, u32)>,
+    #[serde(skip)]
+    route_ports: Vec<PortId>,
+}
+
+impl Network {
+    /// True when `n` is a host.
+    #[inline]
+    pub fn is_host(&self, n: NodeId) -> bool {
+        n.0 < self.n_hosts
+    }
+    /// The NIC port of host `h` (its only port).
+    #[inline]
+    pub fn nic(&self, h: NodeId) -> PortId {
+        self.nodes[h.idx()].ports[0]
+    }
+    /// The equal-cost output ports at `node` towards host `dst`.
+    #[inline]
+    pub fn next_hops(&self, node: NodeId, dst: NodeId) -> &[PortId] {
+        let (s, c) = self.route_index[node.idx() * self.n_hosts as usize + dst.idx()];
+        &self.route_ports[s as usize..(s + c) as usize]
+    }
+    /// Rack (ToR group) of a host.
+    pub fn rack_of(&self, h: NodeId) -> u32 {
+        self.nodes[h.idx()].group
+    }
+    /// Number of links (full-duplex).
+    pub fn n_links(&self) -> usize {
+        self.ports.iter().map(|p| p.link.idx() + 1).max().unwrap_or(0)
+    }
+
+    /// One shortest path from host `src` to host `dst` as the list of ports
+    /// it leaves through (the first equal-cost choice at every hop; all
+    /// choices have the same rates and delays in the topologies here).
+    pub fn path(&self, src: NodeId, dst: NodeId) -> Vec<PortId> {
+        let mut ports = vec![self.nic(src)];
+        let mut at = self.ports[self.nic(src).idx()].peer;
+        while at != dst {
+            let p = self.next_hops(at, dst)[0];
+            ports.push(p);
+            at = self.ports[p.idx()].peer;
+        }
+        ports
+    }
+
+    /// Fills the route table by breadth-first search from every host: a port
+    /// is a next hop towards `dst` when it leads one hop closer.
+    fn compute_routes(&mut self) {
+        let n = self.nodes.len();
+        let h = self.n_hosts as usize;
+        self.route_index = vec![(0, 0); n * h];
+        self.route_ports.clear();
+        let mut dist = vec![u32::MAX; n];
+        let mut frontier = Vec::new();
+        for dst in 0..h {
+            dist.iter_mut().for_each(|d| *d = u32::MAX);
+            dist[dst] = 0;
+            frontier.clear();
+            frontier.push(dst);
+            let mut i = 0;
+            while i < frontier.len() {
+                let u = frontier[i];
+                i += 1;
+                // Hosts do not forward: only expand from the destination itself or switches.
+                if u != dst && u < h {
+                    continue;
+                }
+                for &p in &self.nodes[u].ports {
+                    let v = self.ports[p.idx()].peer.idx();
+                    if dist[v] == u32::MAX {
+                        dist[v] = dist[u] + 1;
+                        frontier.push(v);
+                    }
+                }
+            }
+            for node in h..n {
+                let start = self.route_ports.len() as u32;
+                for &p in &self.nodes[node].ports {
+                    let v = self.ports[p.idx()].peer.idx();
+                    if dist[v] != u32::MAX && dist[v] + 1 == dist[node] {
+                        self.route_ports.push(p);
+                    }
+                }
+                let count = self.route_ports.len() as u32 - start;
+                self.route_index[node * h + dst] = (start, count);
+            }
+        }
+    }
+}
+
+pub mod ideal;
+
+/// How a switch forwards a packet (PROTOCOLS.md section 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Switching {
+    /// A switch starts sending a packet only once it has received all of it.
+    #[default]
+    StoreAndForward,
+    /// A switch starts sending once the header (40 B) has arrived; no port
+    /// finishes sending a packet before its last bit has arrived (the pHost
+    /// and pFabric evaluations use cut-through).
+    CutThrough,
+}

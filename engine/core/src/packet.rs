@@ -1,0 +1,130 @@
+//! Packets. Every packet has the few fields the network itself reads
+//! (addresses, size, priority, ECN bits) and one protocol header, a struct
+//! owned by the protocol that reads it (STYLE.md: no single header type
+//! that knows every protocol's fields).
+
+use crate::ids::{FlowId, NodeId};
+use crate::units::SimTime;
+
+/// What a packet is, as far as the network and the metrics care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PacketKind {
+    /// Carries flow payload. Counted by conservation checks and drop rates.
+    Data = 0,
+    /// Acknowledgement of data.
+    Ack = 1,
+    /// A header-only or 1-byte probe (pFabric probe mode, PASE lowest queue).
+    Probe = 2,
+    /// Any other control message (RTS, token, grant, SYN, arbitration).
+    Control = 3,
+}
+
+impl PacketKind {
+    /// True for packets that carry flow payload.
+    #[inline]
+    pub fn is_data(self) -> bool {
+        matches!(self, PacketKind::Data)
+    }
+}
+
+/// Header of the window-based transports (TCP, DCTCP, pFabric).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WindowHeader {
+    /// On ACKs: the next packet the receiver expects (cumulative ACK).
+    pub cum_ack: u32,
+    /// On ACKs: the packet this ACK acknowledges (selective ACK).
+    pub sack: u32,
+    /// On ACKs: echoes the sender timestamp of the acknowledged packet.
+    pub echo_sent_at: SimTime,
+    /// On ACKs: ECN-echo, set when the acknowledged packet was CE-marked.
+    pub ece: bool,
+}
+
+/// Header of RCP (Dukkipati et al.): the rate the path can give this flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RcpHeader {
+    /// On data: the smallest fair-share rate along the path so far, in bits
+    /// per second; each switch lowers it to its own rate. On ACKs: echoed.
+    pub rate_bps: f64,
+    /// On ACKs: the cumulative ACK.
+    pub cum_ack: u32,
+    /// On ACKs: the packet acknowledged.
+    pub sack: u32,
+}
+
+/// The protocol header carried by a packet.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Header {
+    /// No protocol header (tests, raw traffic).
+    #[default]
+    None,
+    /// TCP, DCTCP, pFabric.
+    Window(WindowHeader),
+    /// RCP.
+    Rcp(RcpHeader),
+}
+
+/// ECN bits as DCTCP uses them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ecn {
+    /// ECN-capable transport: switches may mark instead of... (they never
+    /// drop on marking; marking is independent of the buffer limit).
+    pub capable: bool,
+    /// Congestion experienced: set by a switch whose queue exceeded K.
+    pub ce: bool,
+}
+
+/// A packet in flight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Packet {
+    /// The flow this packet belongs to.
+    pub flow: FlowId,
+    /// Sending node.
+    pub src: NodeId,
+    /// Destination node.
+    pub dst: NodeId,
+    /// Data: packet index within the flow. ACK: see the header.
+    pub seq: u32,
+    /// Bytes on the wire, headers included.
+    pub size: u32,
+    /// What kind of packet this is.
+    pub kind: PacketKind,
+    /// Sub-queue for `strict_priority` ports: 0 is served first.
+    pub class: u8,
+    /// Number of output ports this packet has already left (0 at the
+    /// source NIC). Names the hop a drop happens at.
+    pub hops: u8,
+    /// ECN bits.
+    pub ecn: Ecn,
+    /// pFabric priority: lower is more urgent (remaining flow bytes).
+    pub rank: u64,
+    /// When the sender put this packet on its NIC queue (for RTT samples).
+    pub sent_at: SimTime,
+    /// Cut-through: the earliest time the packet's last bit is available,
+    /// so no port can finish sending it before then.
+    pub ready_at: SimTime,
+    /// The protocol's header.
+    pub header: Header,
+}
+
+impl Packet {
+    /// A packet with the common fields set and the rest zero.
+    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, kind: PacketKind, seq: u32, size: u32) -> Self {
+        Packet {
+            flow,
+            src,
+            dst,
+            seq,
+            size,
+            kind,
+            class: 0,
+            hops: 0,
+            ecn: Ecn::default(),
+            rank: 0,
+            sent_at: SimTime::ZERO,
+            ready_at: SimTime::ZERO,
+            header: Header::None,
+        }
+    }
+}

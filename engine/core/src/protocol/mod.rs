@@ -1,0 +1,107 @@
+//! The protocol architecture (see `engine/ARCHITECTURE.md`).
+//!
+//! A protocol is a state machine the simulation drives through the
+//! [`Protocol`] trait. It never touches the event list, the clock or the
+//! wires: each call gets an [`Io`] to send packets and arm timers, and the
+//! simulation carries those actions out after the call returns (quinn-proto
+//! and smoltcp's shape: inputs in, actions out). The hooks are:
+//!
+//! * end hosts: flow arrivals, packets addressed to a host, timers;
+//! * switch-resident logic: every packet entering an output port (RCP, PDQ
+//!   and D3 read and rewrite headers there, and keep per-port state);
+//! * control-plane entities: packets addressed to a switch (PASE's
+//!   arbitrators), or to a host acting as an arbiter (Fastpass);
+//! * pull-based senders: a host's idle NIC asks for its next packet (pHost).
+//!
+//! All hooks but the first three default to doing nothing.
+
+pub mod ideal;
+pub mod params;
+pub mod rcp;
+pub mod window;
+
+pub use params::ProtocolParams;
+
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::net::Network;
+use crate::packet::Packet;
+use crate::rng::SimRng;
+use crate::trace::{Trace, TraceKind};
+use crate::units::SimTime;
+use crate::workload::FlowSpec;
+
+/// What a protocol asks the simulation to do.
+#[derive(Clone, Debug)]
+pub enum Action<T> {
+    /// Put a packet on the NIC queue of `packet.src` (a host), or route it
+    /// from `packet.src` when that is a switch.
+    Send(Packet),
+    /// Call `on_timer` with this value at this time.
+    Timer(SimTime, T),
+    /// The receiver of this flow holds every byte: the flow is complete.
+    FlowDone(FlowId),
+}
+
+/// A protocol's window on the simulation during one call.
+pub struct Io<'a, T> {
+    /// The current simulated time.
+    pub now: SimTime,
+    /// The static network (for paths, rates, roles).
+    pub net: &'a Network,
+    /// Current queue length of each port, bytes (read-only).
+    pub queue_bytes: &'a [u64],
+    /// The protocol's own random stream.
+    pub rng: &'a mut SimRng,
+    /// The trace stream (check `trace.enabled` before building events).
+    pub trace: &'a mut Trace,
+    pub(crate) actions: &'a mut Vec<Action<T>>,
+}
+
+impl<T> Io<'_, T> {
+    /// Sends a packet from `p.src`.
+    #[inline]
+    pub fn send(&mut self, p: Packet) {
+        self.actions.push(Action::Send(p));
+    }
+    /// Arms a timer: `on_timer(value)` will be called at `at` (not before now).
+    #[inline]
+    pub fn set_timer(&mut self, at: SimTime, value: T) {
+        self.actions.push(Action::Timer(at.max(self.now), value));
+    }
+    /// Reports that the receiver of `flow` now holds all its bytes.
+    #[inline]
+    pub fn flow_done(&mut self, flow: FlowId) {
+        self.actions.push(Action::FlowDone(flow));
+    }
+    /// Records a trace event at the current time, when tracing is on.
+    #[inline]
+    pub fn trace(&mut self, kind: impl FnOnce() -> TraceKind) {
+        if self.trace.enabled {
+            self.trace.push(self.now, kind());
+        }
+    }
+}
+
+/// A transport protocol, with its end-host, switch and control-plane parts.
+pub trait Protocol {
+    /// The protocol's timer values (which flow, which timer).
+    type Timer: Copy + std::fmt::Debug;
+    /// True when [`Protocol::on_port_enqueue`] does something, so that
+    /// protocols without switch logic pay nothing for the hook.
+    const HAS_PORT_LOGIC: bool = false;
+
+    /// A flow arrived at its sender.
+    fn on_flow_arrival(&mut self, flow: &FlowSpec, io: &mut Io<Self::Timer>);
+    /// A packet arrived at its destination host.
+    fn on_packet(&mut self, p: Packet, io: &mut Io<Self::Timer>);
+    /// A timer armed with `set_timer` fired.
+    fn on_timer(&mut self, t: Self::Timer, io: &mut Io<Self::Timer>);
+
+    /// Switch-resident logic: `p` is about to enter output port `port`
+    /// (a switch port or a host NIC). It may rewrite the header.
+    fn on_port_enqueue(&mut self, _port: PortId, _p: &mut Packet, _io: &mut Io<Self::Timer>) {}
+    /// A packet addressed to switch `node` arrived there (control plane).
+    fn on_switch_packet(&mut self, _node: NodeId, _p: Packet, _io: &mut Io<Self::Timer>) {}
+    /// Name of the protocol, for reports.
+    fn name(&self) -> &'static str;
+}

@@ -1,0 +1,214 @@
+//! Parameters of every protocol, with the papers' defaults (pFabric's
+//! Table 1 unless noted). A scenario may set any of them.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of all protocols; the running protocol reads its own.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolParams {
+    /// TCP NewReno.
+    #[serde(default)]
+    pub tcp: TcpParams,
+    /// DCTCP.
+    #[serde(default)]
+    pub dctcp: DctcpParams,
+    /// pFabric.
+    #[serde(default)]
+    pub pfabric: PFabricParams,
+    /// RCP.
+    #[serde(default)]
+    pub rcp: RcpParams,
+}
+
+macro_rules! defaults {
+    ($($f:ident: $t:ty = $v:expr;)*) => { $(fn $f() -> $t { $v })* };
+}
+defaults! {
+    d_225k: u64 = 225_000;
+    d_36k: u64 = 36_000;
+    d_k: u64 = 22_500;
+    d_cwnd12: u32 = 12;
+    d_cwnd15: u32 = 15;
+    d_rto200: f64 = 200.0;
+    d_rto45: f64 = 45.0;
+    d_dup3: u32 = 3;
+    d_g: f64 = 1.0 / 16.0;
+    d_alpha1: f64 = 1.0;
+    d_true: bool = true;
+    d_probe_after: u32 = 5;
+    d_rcp_alpha: f64 = 0.1;
+    d_rcp_beta: f64 = 1.0;
+    d_rcp_interval: f64 = 10.0;
+    d_rcp_rtt: f64 = 10.0;
+    d_rcp_rto: f64 = 1000.0;
+    d_max_rto: f64 = 1_000_000.0;
+}
+
+/// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TcpParams {
+    /// Buffer of every port, bytes (DropTail). pFabric Table 1: 225 KB.
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Initial congestion window, packets. pFabric Table 1: 12.
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Minimum retransmission timeout, microseconds. pFabric Table 1: 200 us.
+    #[serde(default = "d_rto200")]
+    pub min_rto_us: f64,
+    /// Maximum retransmission timeout after backoff, microseconds.
+    #[serde(default = "d_max_rto")]
+    pub max_rto_us: f64,
+    /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
+    #[serde(default = "d_dup3")]
+    pub dupack_threshold: u32,
+}
+impl Default for TcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// DCTCP (PROTOCOLS.md section 9; DCTCP paper section 3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DctcpParams {
+    /// Buffer of every port, bytes. pFabric Table 1: 225 KB.
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Marking threshold K, bytes. pFabric Table 1: 22.5 KB.
+    #[serde(default = "d_k")]
+    pub ecn_threshold_bytes: u64,
+    /// Weight g of the alpha estimator. DCTCP paper: 1/16.
+    #[serde(default = "d_g")]
+    pub g: f64,
+    /// Alpha at flow start (RFC 8257 and Linux: 1).
+    #[serde(default = "d_alpha1")]
+    pub initial_alpha: f64,
+    /// Initial congestion window, packets. pFabric Table 1: 12.
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Minimum retransmission timeout, microseconds. pFabric Table 1: 200 us.
+    #[serde(default = "d_rto200")]
+    pub min_rto_us: f64,
+    /// Maximum retransmission timeout after backoff, microseconds.
+    #[serde(default = "d_max_rto")]
+    pub max_rto_us: f64,
+    /// Duplicate ACKs that trigger fast retransmit.
+    #[serde(default = "d_dup3")]
+    pub dupack_threshold: u32,
+}
+impl Default for DctcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// pFabric (PROTOCOLS.md section 3; pFabric paper section 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PFabricParams {
+    /// Buffer of every port, bytes. pFabric Table 1: 36 KB (24 packets).
+    #[serde(default = "d_36k")]
+    pub buffer_bytes: u64,
+    /// Initial (and maximum) congestion window, packets: about one BDP.
+    /// pFabric Table 1: 12.
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Largest congestion window, packets. The pHost authors' pFabric
+    /// configuration: 15 (`max_cwnd`).
+    #[serde(default = "d_cwnd15")]
+    pub max_cwnd: u32,
+    /// Fixed retransmission timeout, microseconds (about 3 RTTs).
+    /// pFabric Table 1: 45 us.
+    #[serde(default = "d_rto45")]
+    pub rto_us: f64,
+    /// Enter probe mode after this many consecutive timeouts.
+    #[serde(default = "d_probe_after")]
+    pub probe_after_timeouts: u32,
+    /// Whether probe mode is on (pFabric section 4.2; Figure 5(b) compares).
+    #[serde(default = "d_true")]
+    pub probe_mode: bool,
+}
+impl Default for PFabricParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// RCP (Dukkipati and McKeown; PROTOCOLS.md section 9).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RcpParams {
+    /// Buffer of every port, bytes (DropTail).
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Weight of spare capacity in the rate update (RCP paper: 0.1).
+    #[serde(default = "d_rcp_alpha")]
+    pub alpha: f64,
+    /// Weight of the standing queue in the rate update (RCP paper: 1).
+    #[serde(default = "d_rcp_beta")]
+    pub beta: f64,
+    /// Rate update interval T, microseconds (RCP: at most the mean RTT).
+    #[serde(default = "d_rcp_interval")]
+    pub control_interval_us: f64,
+    /// Mean RTT d the switches assume, microseconds.
+    #[serde(default = "d_rcp_rtt")]
+    pub rtt_us: f64,
+    /// Retransmission timeout, microseconds (RCP rarely loses packets).
+    #[serde(default = "d_rcp_rto")]
+    pub rto_us: f64,
+}
+impl Default for RcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+fn positive(field: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a positive number, got {v}")) }
+}
+fn at_least(field: &str, v: u64, min: u64) -> Result<(), String> {
+    if v >= min { Ok(()) } else { Err(format!("params.{field}: must be at least {min}, got {v}")) }
+}
+
+impl ProtocolParams {
+    /// Checks every parameter; the error names the field and the reason.
+    pub fn validate(&self) -> Result<(), String> {
+        let t = &self.tcp;
+        at_least("tcp.buffer_bytes", t.buffer_bytes, 1500)?;
+        at_least("tcp.init_cwnd", t.init_cwnd as u64, 1)?;
+        positive("tcp.min_rto_us", t.min_rto_us)?;
+        positive("tcp.max_rto_us", t.max_rto_us)?;
+        at_least("tcp.dupack_threshold", t.dupack_threshold as u64, 1)?;
+        let d = &self.dctcp;
+        at_least("dctcp.buffer_bytes", d.buffer_bytes, 1500)?;
+        at_least("dctcp.init_cwnd", d.init_cwnd as u64, 1)?;
+        positive("dctcp.min_rto_us", d.min_rto_us)?;
+        positive("dctcp.max_rto_us", d.max_rto_us)?;
+        at_least("dctcp.dupack_threshold", d.dupack_threshold as u64, 1)?;
+        if !(d.g > 0.0 && d.g <= 1.0) {
+            return Err(format!("params.dctcp.g: must be in (0, 1], got {}", d.g));
+        }
+        if !(0.0..=1.0).contains(&d.initial_alpha) {
+            return Err(format!("params.dctcp.initial_alpha: must be in [0, 1], got {}", d.initial_alpha));
+        }
+        let p = &self.pfabric;
+        at_least("pfabric.buffer_bytes", p.buffer_bytes, 1500)?;
+        at_least("pfabric.init_cwnd", p.init_cwnd as u64, 1)?;
+        at_least("pfabric.max_cwnd", p.max_cwnd as u64, p.init_cwnd as u64)?;
+        positive("pfabric.rto_us", p.rto_us)?;
+        at_least("pfabric.probe_after_timeouts", p.probe_after_timeouts as u64, 1)?;
+        let r = &self.rcp;
+        at_least("rcp.buffer_bytes", r.buffer_bytes, 1500)?;
+        positive("rcp.alpha", r.alpha)?;
+        positive("rcp.beta", r.beta)?;
+        positive("rcp.control_interval_us", r.control_interval_us)?;
+        positive("rcp.rtt_us", r.rtt_us)?;
+        positive("rcp.rto_us", r.rto_us)?;
+        Ok(())
+    }
+}

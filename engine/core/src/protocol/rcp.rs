@@ -1,0 +1,298 @@
+//! RCP, the Rate Control Protocol (Dukkipati and McKeown; PROTOCOLS.md
+//! section 9): the simplest switch-resident protocol.
+//!
+//! * Switch part (every output port, host NICs included): once per control
+//!   interval T the port updates its fair rate
+//!   `R <- R (1 + (T/d) (alpha (C - y) - beta q / d) / C)`, with C the link
+//!   rate, y the input rate over the interval, q the queue and d the mean
+//!   RTT (the RCP ns-2 router's equation), and lowers the rate field of
+//!   every data packet passing through to R.
+//! * Host part: the receiver echoes the path's rate in its ACK; the sender
+//!   paces packets at that rate. A new flow's first packet learns the rate,
+//!   as RCP's SYN does, so data starts one round trip after arrival.
+
+use super::window::Receiver;
+use super::{Io, Protocol};
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::packet::{Header, Packet, PacketKind, RcpHeader};
+use crate::protocol::params::RcpParams;
+use crate::trace::TraceKind;
+use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
+use crate::workload::FlowSpec;
+
+/// RCP timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RcpTimer {
+    /// Time for a flow's next paced packet.
+    Pace(FlowId),
+    /// A flow's retransmission timeout.
+    Rto(FlowId),
+    /// A port's rate update.
+    Port(PortId),
+}
+
+const UNSENT: u8 = 0;
+const IN_FLIGHT: u8 = 1;
+const ACKED: u8 = 2;
+const LOST: u8 = 3;
+
+struct Sender {
+    src: NodeId,
+    dst: NodeId,
+    size: u64,
+    n: u32,
+    state: Vec<u8>,
+    snd_una: u32,
+    snd_nxt: u32,
+    retx_ptr: u32,
+    lost: u32,
+    acked: u32,
+    /// Rate learned from the last ACK, bits per second (0: not yet known).
+    rate_bps: f64,
+    pacing: bool,
+    rto_deadline: SimTime,
+    rto_armed: Option<SimTime>,
+    done: bool,
+}
+
+impl Sender {
+    /// Marks `seq` acknowledged; true if it was not already.
+    fn mark_acked(&mut self, seq: u32) -> bool {
+        match self.state[seq as usize] {
+            ACKED => false,
+            old => {
+                if old == LOST {
+                    self.lost -= 1;
+                }
+                self.state[seq as usize] = ACKED;
+                self.acked += 1;
+                true
+            }
+        }
+    }
+}
+
+/// Per-port RCP state.
+#[derive(Clone, Debug)]
+pub struct RcpPort {
+    /// The port's current fair rate, bits per second.
+    pub rate_bps: f64,
+    input_bytes: u64,
+    armed: bool,
+}
+
+/// RCP hosts and switches.
+pub struct Rcp {
+    p: RcpParams,
+    senders: Vec<Sender>,
+    receivers: Vec<Receiver>,
+    /// Per-port fair rates.
+    pub ports: Vec<RcpPort>,
+    capacity: Vec<f64>,
+}
+
+impl Rcp {
+    /// RCP on a network whose ports have the given rates.
+    pub fn new(p: RcpParams, port_rates_bps: Vec<f64>) -> Self {
+        Rcp {
+            p,
+            senders: Vec::new(),
+            receivers: Vec::new(),
+            ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false }).collect(),
+            capacity: port_rates_bps,
+        }
+    }
+
+    fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
+        let s = &mut self.senders[flow.idx()];
+        let seq = if s.lost > 0 {
+            while s.state[s.retx_ptr as usize] != LOST {
+                s.retx_ptr += 1;
+            }
+            s.lost -= 1;
+            s.retx_ptr
+        } else if s.snd_nxt < s.n {
+            s.snd_nxt += 1;
+            s.snd_nxt - 1
+        } else {
+            return None;
+        };
+        s.state[seq as usize] = IN_FLIGHT;
+        let size = data_packet_wire_size(s.size, seq);
+        let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
+        p.sent_at = io.now;
+        p.header = Header::Rcp(RcpHeader { rate_bps: f64::INFINITY, cum_ack: 0, sack: 0 });
+        io.send(p);
+        if s.rto_deadline == SimTime::NEVER {
+            s.rto_deadline = io.now + SimTime::from_us_f64(self.p.rto_us);
+        }
+        if s.rto_armed.is_none() {
+            s.rto_armed = Some(s.rto_deadline);
+            io.set_timer(s.rto_deadline, RcpTimer::Rto(flow));
+        }
+        Some(size)
+    }
+
+    fn pace(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        let s = &self.senders[flow.idx()];
+        if s.done || s.rate_bps <= 0.0 {
+            self.senders[flow.idx()].pacing = false;
+            return;
+        }
+        let rate = s.rate_bps;
+        match self.send_one(flow, io) {
+            Some(size) => {
+                let gap = SimTime::from_ps((size as f64 * 8.0 / rate * 1e12).ceil() as u64);
+                self.senders[flow.idx()].pacing = true;
+                io.set_timer(io.now + gap, RcpTimer::Pace(flow));
+            }
+            None => self.senders[flow.idx()].pacing = false,
+        }
+    }
+}
+
+impl Protocol for Rcp {
+    type Timer = RcpTimer;
+    const HAS_PORT_LOGIC: bool = true;
+
+    fn name(&self) -> &'static str {
+        "rcp"
+    }
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<RcpTimer>) {
+        let n = packets_for(f.size);
+        self.senders.push(Sender {
+            src: f.src,
+            dst: f.dst,
+            size: f.size,
+            n,
+            state: vec![UNSENT; n as usize],
+            snd_una: 0,
+            snd_nxt: 0,
+            retx_ptr: 0,
+            lost: 0,
+            acked: 0,
+            rate_bps: 0.0,
+            pacing: false,
+            rto_deadline: SimTime::NEVER,
+            rto_armed: None,
+            done: false,
+        });
+        self.receivers.push(Receiver::new(f.size));
+        // The first packet learns the path's rate (RCP's SYN does this).
+        self.send_one(f.id, io);
+    }
+
+    fn on_packet(&mut self, p: Packet, io: &mut Io<RcpTimer>) {
+        let Header::Rcp(h) = p.header else { return };
+        match p.kind {
+            PacketKind::Data => {
+                let r = &mut self.receivers[p.flow.idx()];
+                if r.receive(p.seq) {
+                    io.flow_done(p.flow);
+                }
+                let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
+                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: r.cum, sack: p.seq });
+                io.send(ack);
+            }
+            PacketKind::Ack => {
+                let flow = p.flow;
+                let rto = SimTime::from_us_f64(self.p.rto_us);
+                let s = &mut self.senders[flow.idx()];
+                if s.done {
+                    return;
+                }
+                let mut progress = false;
+                if h.sack < s.n {
+                    progress |= s.mark_acked(h.sack);
+                }
+                while s.snd_una < h.cum_ack.min(s.n) {
+                    progress |= s.mark_acked(s.snd_una);
+                    s.snd_una += 1;
+                }
+                if s.acked == s.n {
+                    s.done = true;
+                    s.state = Vec::new();
+                    return;
+                }
+                if progress {
+                    s.rto_deadline = io.now + rto;
+                }
+                if h.rate_bps.is_finite() {
+                    s.rate_bps = h.rate_bps;
+                }
+                if !s.pacing {
+                    self.pace(flow, io);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, t: RcpTimer, io: &mut Io<RcpTimer>) {
+        match t {
+            RcpTimer::Pace(flow) => self.pace(flow, io),
+            RcpTimer::Rto(flow) => {
+                let s = &mut self.senders[flow.idx()];
+                s.rto_armed = None;
+                if s.done {
+                    return;
+                }
+                if io.now < s.rto_deadline {
+                    s.rto_armed = Some(s.rto_deadline);
+                    io.set_timer(s.rto_deadline, RcpTimer::Rto(flow));
+                    return;
+                }
+                // Timeout: everything unacknowledged is resent.
+                for seq in s.snd_una..s.snd_nxt {
+                    if s.state[seq as usize] == IN_FLIGHT {
+                        s.state[seq as usize] = LOST;
+                        s.lost += 1;
+                    }
+                }
+                s.retx_ptr = s.snd_una;
+                s.rto_deadline = SimTime::NEVER;
+                io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
+                if s.rate_bps <= 0.0 {
+                    // The rate-learning packet itself was lost: send it again.
+                    self.send_one(flow, io);
+                } else if !s.pacing {
+                    self.pace(flow, io);
+                }
+            }
+            RcpTimer::Port(port) => {
+                let i = port.idx();
+                let c = self.capacity[i];
+                let t_s = self.p.control_interval_us * 1e-6;
+                let d = self.p.rtt_us * 1e-6;
+                let st = &mut self.ports[i];
+                let y = st.input_bytes as f64 * 8.0 / t_s;
+                let q = io.queue_bytes[i] as f64 * 8.0;
+                if st.input_bytes == 0 && q == 0.0 {
+                    // Idle link: back to full rate, no more updates until traffic.
+                    st.rate_bps = c;
+                    st.armed = false;
+                    return;
+                }
+                let r = st.rate_bps * (1.0 + (t_s / d) * (self.p.alpha * (c - y) - self.p.beta * q / d) / c);
+                st.rate_bps = r.clamp(c / 1000.0, c);
+                st.input_bytes = 0;
+                let rate = st.rate_bps;
+                io.trace(|| TraceKind::LinkRate { port, rate_bps: rate });
+                io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
+            }
+        }
+    }
+
+    fn on_port_enqueue(&mut self, port: PortId, p: &mut Packet, io: &mut Io<RcpTimer>) {
+        let st = &mut self.ports[port.idx()];
+        st.input_bytes += p.size as u64;
+        if let (PacketKind::Data, Header::Rcp(h)) = (p.kind, &mut p.header) {
+            h.rate_bps = h.rate_bps.min(st.rate_bps);
+        }
+        if !st.armed {
+            st.armed = true;
+            io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The `pfabric` discipline (pFabric paper, section 4.1; PROTOCOLS.md
+//! section 3).
+//!
+//! * Dequeue: find the most urgent packet (lowest rank) in the buffer, then
+//!   send the earliest-arrived packet *of that flow*, so a flow's packets
+//!   leave in order even when later packets carry lower ranks.
+//! * Enqueue when full: drop the least urgent packet among the buffer and
+//!   the arrival. Among equally unurgent packets the latest arrival goes
+//!   (the arrival itself when it ties), so a queue never reorders a flow.
+//!
+//! The buffer is tiny (36 KB, 24 packets), so linear scans are what the
+//! switch hardware does too and cost less than any index.
+
+use super::{DropReason, EnqueueOutcome};
+use crate::packet::Packet;
+
+/// pFabric's priority queue with priority dropping.
+#[derive(Clone, Debug)]
+pub struct PFabricQueue {
+    /// Buffered packets in arrival order.
+    packets: Vec<Packet>,
+    bytes: u64,
+    /// Buffer limit in bytes (36 KB in pFabric's Table 1).
+    pub limit: u64,
+}
+
+impl PFabricQueue {
+    /// An empty pFabric queue of `limit` bytes.
+    pub fn new(limit: u64) -> Self {
+        PFabricQueue { packets: Vec::with_capacity(32), bytes: 0, limit }
+    }
+    pub(super) fn enqueue(&mut self, p: Packet) -> EnqueueOutcome {
+        let need = (self.bytes + p.size as u64).saturating_sub(self.limit);
+        if need == 0 {
+            self.bytes += p.size as u64;
+            self.packets.push(p);
+            return EnqueueOutcome::stored(false);
+        }
+        // Victims: buffered packets strictly less urgent than the arrival,
+        // least urgent first, the latest arrival first among ties.
+        let mut order: Vec<usize> = (0..self.packets.len()).filter(|&i| self.packets[i].rank > p.rank).collect();
+        order.sort_by(|&a, &b| self.packets[b].rank.cmp(&self.packets[a].rank).then(b.cmp(&a)));
+        let mut freed = 0u64;
+        let mut take = 0;
+        while freed < need && take < order.len() {
+            freed += self.packets[order[take]].size as u64;
+            take += 1;
+        }
+        if freed < need {
+            // The arrival is (one of) the least urgent: drop it.
+            return EnqueueOutcome::rejected(p, DropReason::LeastUrgent);
+        }
+        let mut victims: Vec<usize> = order[..take].to_vec();
+        victims.sort_unstable_by(|a, b| b.cmp(a)); // remove from the back first
+        let mut dropped = Vec::with_capacity(victims.len());
+        for i in victims {
+            let v = self.packets.remove(i);
+            self.bytes -= v.size as u64;
+            dropped.push((v, DropReason::LeastUrgent));
+        }
+        self.bytes += p.size as u64;
+        self.packets.push(p);
+        EnqueueOutcome { accepted: true, marked: false, dropped }
+    }
+    pub(super) fn dequeue(&mut self) -> Option<Packet> {
+        if self.packets.is_empty() {
+            return None;
+        }
+        // Most urgent packet: lowest rank, earliest arrival among ties.
+        let mut best = 0;
+        for (i, q) in self.packets.iter().enumerate().skip(1) {
+            if q.rank < self.packets[best].rank {
+                best = i;
+            }
+        }
+        let flow = self.packets[best].flow;
+        // The earliest-arrived packet of that flow.
+        let first = self.packets.iter().position(|q| q.flow == flow).unwrap_or(best);
+        let p = self.packets.remove(first);
+        self.bytes -= p.size as u64;
+        Some(p)
+    }
+    pub(super) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    pub(super) fn len(&self) -> usize {
+        self.packets.len()
+    }
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.packets.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+    use crate::packet::PacketKind;
+
+    fn pkt(flow: u32, seq: u32, rank: u64) -> Packet {
+        let mut p = Packet::new(FlowId(flow), NodeId(0), NodeId(1), PacketKind::Data, seq, 1500);
+        p.rank = rank;
+        p
+    }
+
+    #[test]
+    fn sends_the_earliest_packet_of_the_most_urgent_flow() {
+        let mut q = PFabricQueue::new(100_000);
+        q.enqueue(pkt(1, 0, 900)); // flow 1, older packet, higher rank
+        q.enqueue(pkt(2, 0, 500));
+        q.enqueue(pkt(1, 1, 100)); // flow 1 is now the most urgent
+        q.enqueue(pkt(3, 0, 300));
+        let order: Vec<(u32, u32)> = std::iter::from_fn(|| q.dequeue()).map(|p| (p.flow.0, p.seq)).collect();
+        // Flow 1 goes first, in order (seq 0 although its rank is 900).
+        assert_eq!(order, vec![(1, 0), (1, 1), (3, 0), (2, 0)]);
+    }
+
+    #[test]
+    fn drops_the_least_urgent_when_full() {
+        let mut q = PFabricQueue::new(3 * 1500);
+        q.enqueue(pkt(1, 0, 100));
+        q.enqueue(pkt(2, 0, 700));
+        q.enqueue(pkt(3, 0, 300));
+        // A more urgent arrival pushes out flow 2 (rank 700).
+        let o = q.enqueue(pkt(4, 0, 200));
+        assert!(o.accepted);
+        assert_eq!(o.dropped.len(), 1);
+        assert_eq!(o.dropped[0].0.flow, FlowId(2));
+        assert_eq!(o.dropped[0].1, DropReason::LeastUrgent);
+        // A less urgent arrival is itself dropped.
+        let o = q.enqueue(pkt(5, 0, 400));
+        assert!(!o.accepted);
+        assert_eq!(o.dropped[0].0.flow, FlowId(5));
+        // A tie with the least urgent buffered packet drops the arrival.
+        let o = q.enqueue(pkt(6, 0, 300));
+        assert!(!o.accepted);
+        assert_eq!(o.dropped[0].0.flow, FlowId(6));
+        assert_eq!(q.bytes(), 4500);
+        let flows: Vec<u32> = std::iter::from_fn(|| q.dequeue()).map(|p| p.flow.0).collect();
+        assert_eq!(flows, vec![1, 4, 3]);
+    }
+
+    #[test]
+    fn a_large_arrival_can_push_out_several_small_unurgent_packets() {
+        let mut q = PFabricQueue::new(1500 + 3 * 41);
+        q.enqueue(pkt(1, 0, 10));
+        for f in 2..5 {
+            let mut probe = pkt(f, 0, 1000 + f as u64);
+            probe.size = 41;
+            assert!(q.enqueue(probe).accepted);
+        }
+        let mut big = pkt(9, 0, 50);
+        big.size = 100;
+        let o = q.enqueue(big);
+        assert!(o.accepted);
+        // 100 B needs three 41-B victims: the least urgent (flows 4, 3, 2).
+        let v: Vec<u32> = o.dropped.iter().map(|d| d.0.flow.0).collect();
+        assert_eq!(v.len(), 3);
+        assert_eq!(q.bytes(), 1600);
+    }
+}

@@ -1,0 +1,263 @@
+//! From a scenario to results: builds the network, the queues the protocol
+//! wants, the workload and the protocol, runs them, and summarizes. The
+//! command line, the browser binding and the tests all go through here.
+
+use crate::metrics::{is_stable, BucketStats, Counters, FlowRecord, Sample, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
+use crate::net::topology::build;
+use crate::net::Network;
+use crate::protocol::ideal;
+use crate::protocol::rcp::Rcp;
+use crate::protocol::window::{WindowConfig, WindowTransport};
+use crate::protocol::Protocol;
+use crate::queue::{Fifo, PFabricQueue, Queue};
+use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
+use crate::sim::{SimConfig, Simulation, StopReason};
+use crate::trace::TraceEvent;
+use crate::units::SimTime;
+use crate::workload::FlowGenerator;
+
+/// Switches for one run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Record the trace stream.
+    pub trace: bool,
+    /// Check every completed flow against an independent delivery record.
+    pub audit: bool,
+}
+
+/// Everything a finished run produced.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    /// The summary row.
+    pub summary: Summary,
+    /// One record per arrived flow, by flow id.
+    pub records: Vec<FlowRecord>,
+    /// Packet counters (all zero for flow-level protocols).
+    pub counters: Counters,
+    /// Pending bytes over time.
+    pub samples: Vec<Sample>,
+    /// Why the run stopped.
+    pub stop: StopReason,
+}
+
+/// A run in progress that can be advanced in slices (the browser worker
+/// and the command line's progress line use this).
+pub trait Runner {
+    /// Processes up to `n` events; false once the run is over.
+    fn run_events(&mut self, n: u64) -> bool;
+    /// Current simulated time.
+    fn now(&self) -> SimTime;
+    /// (completed flows, total flows).
+    fn progress(&self) -> (u64, u64);
+    /// Events processed so far.
+    fn events(&self) -> u64;
+    /// Takes the trace events recorded since the last call.
+    fn drain_trace(&mut self) -> Vec<TraceEvent>;
+    /// Bytes queued at each port now.
+    fn queue_bytes(&self) -> Vec<u64>;
+    /// The network being simulated.
+    fn network(&self) -> &Network;
+    /// Ends the run (if not over) and summarizes it.
+    fn finish(self: Box<Self>) -> RunOutput;
+}
+
+struct Packet<P: Protocol> {
+    sim: Simulation<P>,
+    scenario: Scenario,
+}
+
+impl<P: Protocol> Runner for Packet<P> {
+    fn run_events(&mut self, n: u64) -> bool {
+        self.sim.run_events(n)
+    }
+    fn now(&self) -> SimTime {
+        self.sim.now()
+    }
+    fn progress(&self) -> (u64, u64) {
+        self.sim.progress()
+    }
+    fn events(&self) -> u64 {
+        self.sim.events_processed()
+    }
+    fn drain_trace(&mut self) -> Vec<TraceEvent> {
+        self.sim.trace.drain()
+    }
+    fn queue_bytes(&self) -> Vec<u64> {
+        self.sim.queue_bytes().to_vec()
+    }
+    fn network(&self) -> &Network {
+        self.sim.network()
+    }
+    fn finish(mut self: Box<Self>) -> RunOutput {
+        let stop = self.sim.run();
+        let name = self.sim.proto.name();
+        let end = self.sim.now();
+        let events = self.sim.events_processed();
+        let sim = self.sim;
+        let host_rate = sim.network().host_rate;
+        let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events, host_rate.as_gbps());
+        RunOutput { summary, records: sim.records, counters: sim.counters, samples: sim.samples, stop }
+    }
+}
+
+struct Flowlevel {
+    net: Network,
+    gen: Option<FlowGenerator>,
+    out: Option<(ideal::IdealRun, SimTime)>,
+    scenario: Scenario,
+}
+
+impl Runner for Flowlevel {
+    fn run_events(&mut self, _n: u64) -> bool {
+        if let Some(g) = self.gen.take() {
+            let max = SimTime::from_us_f64(self.scenario.max_time_ms * 1000.0);
+            let r = ideal::run(&self.net, g, max);
+            let end = r.end;
+            self.out = Some((r, end));
+        }
+        false
+    }
+    fn now(&self) -> SimTime {
+        self.out.as_ref().map_or(SimTime::ZERO, |o| o.1)
+    }
+    fn progress(&self) -> (u64, u64) {
+        match &self.out {
+            Some((r, _)) => {
+                let done = r.records.iter().filter(|x| x.end.is_some()).count() as u64;
+                (done, r.records.len() as u64)
+            }
+            None => (0, 0),
+        }
+    }
+    fn events(&self) -> u64 {
+        self.out.as_ref().map_or(0, |o| o.0.events)
+    }
+    fn drain_trace(&mut self) -> Vec<TraceEvent> {
+        Vec::new()
+    }
+    fn queue_bytes(&self) -> Vec<u64> {
+        vec![0; self.net.ports.len()]
+    }
+    fn network(&self) -> &Network {
+        &self.net
+    }
+    fn finish(mut self: Box<Self>) -> RunOutput {
+        self.run_events(0);
+        let (r, end) = self.out.take().unwrap();
+        let counters = Counters::default();
+        let stop = if r.records.iter().all(|x| x.end.is_some()) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
+        let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events, self.net.host_rate.as_gbps());
+        RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
+    }
+}
+
+/// Prepares a run of `scenario` (validated here) without running it.
+pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
+    scenario.validate()?;
+    let s = scenario.clone();
+    let net = build(&s.topology);
+    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
+    let span = gen.estimated_span(&net);
+    let cfg = SimConfig {
+        switching: s.switching,
+        load_balancing: s.load_balancing,
+        seed: s.seed,
+        max_time: SimTime::from_us_f64(s.max_time_ms * 1000.0),
+        max_events: s.max_events,
+        sample_interval: SimTime::from_ps((span.ps() / 200).max(1_000_000)),
+        audit: opts.audit,
+    };
+    let spraying = s.load_balancing == LoadBalancing::Spray;
+    let p = &s.params;
+    fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {
+        let mut sim = sim;
+        sim.trace.enabled = trace;
+        Box::new(Packet { sim, scenario })
+    }
+    Ok(match s.protocol {
+        ProtocolName::Tcp => {
+            let b = p.tcp.buffer_bytes;
+            let proto = WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying));
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Dctcp => {
+            let (b, k) = (p.dctcp.buffer_bytes, p.dctcp.ecn_threshold_bytes);
+            let proto = WindowTransport::new(WindowConfig::dctcp(&p.dctcp, spraying));
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Pfabric => {
+            let b = p.pfabric.buffer_bytes;
+            let proto = WindowTransport::new(WindowConfig::pfabric(&p.pfabric));
+            boxed(Simulation::new(net, |_, _| Queue::PFabric(PFabricQueue::new(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Rcp => {
+            let b = p.rcp.buffer_bytes;
+            let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
+            let proto = Rcp::new(p.rcp.clone(), rates);
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, scenario: s }),
+    })
+}
+
+/// Runs `scenario` to the end.
+pub fn run(scenario: &Scenario, opts: RunOptions) -> Result<RunOutput, String> {
+    Ok(prepare(scenario, opts)?.finish())
+}
+
+/// Builds the summary row of a run.
+#[allow(clippy::too_many_arguments)]
+pub fn summarize(
+    s: &Scenario,
+    protocol: &str,
+    records: &[FlowRecord],
+    c: &Counters,
+    samples: &[Sample],
+    stop: StopReason,
+    end: SimTime,
+    events: u64,
+    _host_gbps: f64,
+) -> Summary {
+    let completed = records.iter().filter(|r| r.end.is_some()).count() as u64;
+    let with_deadline: Vec<bool> = records.iter().filter_map(|r| r.met_deadline()).collect();
+    let deadlines_met = (!with_deadline.is_empty()).then(|| with_deadline.iter().filter(|&&m| m).count() as f64 / with_deadline.len() as f64);
+    // Requests: from the first flow's start to the last flow's end.
+    let mut reqs: std::collections::BTreeMap<u32, (SimTime, Option<SimTime>)> = Default::default();
+    for r in records {
+        if let Some(q) = r.request {
+            let e = reqs.entry(q).or_insert((r.start, Some(SimTime::ZERO)));
+            e.0 = e.0.min(r.start);
+            e.1 = match (e.1, r.end) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            };
+        }
+    }
+    let done_reqs: Vec<f64> = reqs.values().filter_map(|(a, b)| b.map(|b| (b - *a).as_us_f64())).collect();
+    let mean_request_us = (!done_reqs.is_empty()).then(|| done_reqs.iter().sum::<f64>() / done_reqs.len() as f64);
+    let delivered: u64 = records.iter().filter(|r| r.end.is_some()).map(|r| r.size).sum();
+    let last_arrival = records.iter().map(|r| r.start).max().unwrap_or(SimTime::ZERO);
+    let open_loop = records.iter().all(|r| r.request.is_none());
+    let stable = completed == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
+    Summary {
+        scenario: s.name.clone(),
+        protocol: protocol.to_string(),
+        load: s.workload.load,
+        seed: s.seed,
+        flows: records.len() as u64,
+        completed,
+        all: BucketStats::of(records.iter()),
+        short: BucketStats::of(records.iter().filter(|r| r.size < SHORT_FLOW_MAX)),
+        medium: BucketStats::of(records.iter().filter(|r| (SHORT_FLOW_MAX..=LONG_FLOW_MIN).contains(&r.size))),
+        long: BucketStats::of(records.iter().filter(|r| r.size > LONG_FLOW_MIN)),
+        deadlines_met,
+        mean_request_us,
+        throughput_gbps: if end > SimTime::ZERO { delivered as f64 * 8.0 / end.as_secs_f64() / 1e9 } else { 0.0 },
+        drop_rate: if c.data_sent > 0 { c.data_dropped_total() as f64 / c.data_sent as f64 } else { 0.0 },
+        drops_by_hop: c.data_dropped,
+        control_overhead: if c.data_bytes_sent > 0 { c.control_bytes_sent as f64 / c.data_bytes_sent as f64 } else { 0.0 },
+        stable,
+        sim_time_us: end.as_us_f64(),
+        events,
+    }
+}

@@ -1,0 +1,176 @@
+//! Scenario files: everything that defines a run, as JSON (see
+//! `scenarios/scenario.schema.json`, generated from these types by
+//! `dcsim schema`). Unknown fields are errors, so a typo never silently
+//! falls back to a default.
+
+use crate::net::topology::TopologySpec;
+use crate::net::Switching;
+use crate::protocol::ProtocolParams;
+use crate::workload::WorkloadSpec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which protocol runs (PROTOCOLS.md). Protocols of later issues are listed
+/// once they exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProtocolName {
+    /// TCP NewReno with SACK over DropTail queues (section 9).
+    Tcp,
+    /// DCTCP over ECN-marking queues (section 9).
+    Dctcp,
+    /// pFabric: priority queues and minimal rate control (section 3).
+    Pfabric,
+    /// RCP: switches compute a fair rate per link (section 9).
+    Rcp,
+    /// The flow-level oracle: greedy SRPT matching (section 4).
+    Ideal,
+}
+
+impl ProtocolName {
+    /// All protocols, for help texts and sweeps.
+    pub const ALL: [ProtocolName; 5] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal];
+    /// The name used in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolName::Tcp => "tcp",
+            ProtocolName::Dctcp => "dctcp",
+            ProtocolName::Pfabric => "pfabric",
+            ProtocolName::Rcp => "rcp",
+            ProtocolName::Ideal => "ideal",
+        }
+    }
+    /// Parses a command-line name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| format!("protocol: unknown protocol `{s}` (known: {})", Self::ALL.map(|p| p.as_str()).join(", ")))
+    }
+}
+
+/// How switches pick among equal-cost next hops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadBalancing {
+    /// Each packet picks a random equal-cost port (pFabric and pHost default).
+    #[default]
+    Spray,
+    /// Each flow hashes to one port (ECMP).
+    Ecmp,
+}
+
+fn d_seed() -> u64 { 1 }
+fn d_protocol() -> ProtocolName { ProtocolName::Pfabric }
+fn d_max_time() -> f64 { 60_000.0 }
+fn d_max_events() -> u64 { 5_000_000_000 }
+
+/// A complete, reproducible description of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name, used in CSV rows and file names.
+    pub name: String,
+    /// What the scenario shows, for the UI and the README.
+    #[serde(default)]
+    pub description: String,
+    /// Random seed. Same scenario and seed give identical results. Default 1.
+    #[serde(default = "d_seed")]
+    pub seed: u64,
+    /// The network. Default: the 144-host leaf-spine.
+    #[serde(default)]
+    pub topology: TopologySpec,
+    /// Store-and-forward (default) or cut-through switching.
+    #[serde(default)]
+    pub switching: Switching,
+    /// Per-packet spraying (default) or per-flow ECMP.
+    #[serde(default)]
+    pub load_balancing: LoadBalancing,
+    /// The protocol to run. Default pfabric.
+    #[serde(default = "d_protocol")]
+    pub protocol: ProtocolName,
+    /// Parameters of every protocol; only the running protocol's are used.
+    /// Defaults are the papers' (pFabric Table 1).
+    #[serde(default)]
+    pub params: ProtocolParams,
+    /// The flows.
+    #[serde(default)]
+    pub workload: WorkloadSpec,
+    /// Stop the run at this simulated time (milliseconds) even if flows are
+    /// unfinished; they are reported as incomplete. Default 60,000 ms.
+    #[serde(default = "d_max_time")]
+    pub max_time_ms: f64,
+    /// Stop after this many events (a guard against runaway runs).
+    #[serde(default = "d_max_events")]
+    pub max_events: u64,
+}
+
+impl Scenario {
+    /// Parses a scenario from JSON text; errors name the field, line and column.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario: {e}"))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Checks every value a run depends on; the error names the field and why.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("name: must not be empty".into());
+        }
+        self.topology.validate()?;
+        let net = crate::net::topology::build(&self.topology);
+        self.workload.validate(&net)?;
+        self.params.validate()?;
+        if !(self.max_time_ms.is_finite() && self.max_time_ms > 0.0 && self.max_time_ms <= 3.6e6) {
+            return Err(format!("max_time_ms: must be in (0, 3600000], got {}", self.max_time_ms));
+        }
+        if self.max_events == 0 {
+            return Err("max_events: must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// The JSON Schema of scenario files.
+    pub fn json_schema() -> String {
+        let schema = schemars::schema_for!(Scenario);
+        serde_json::to_string_pretty(&schema).unwrap() + "\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_object_needs_a_name_and_typos_are_rejected() {
+        assert!(Scenario::from_json("{}").unwrap_err().contains("name"));
+        let e = Scenario::from_json(r#"{"name":"x","workload":{"lod":0.5}}"#).unwrap_err();
+        assert!(e.contains("lod"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (json, field) in [
+            (r#"{"name":"x","workload":{"load":-0.1}}"#, "workload.load"),
+            (r#"{"name":"x","workload":{"load":1.5}}"#, "workload.load"),
+            (r#"{"name":"x","workload":{"flows":0}}"#, "workload.flows"),
+            (r#"{"name":"x","workload":{"flows":999999999999}}"#, "workload.flows"),
+            (r#"{"name":"x","topology":{"kind":"single_rack","hosts":0}}"#, "topology.hosts"),
+            (r#"{"name":"x","params":{"pfabric":{"init_cwnd":0}}}"#, "params.pfabric.init_cwnd"),
+        ] {
+            let e = Scenario::from_json(json).unwrap_err();
+            assert!(e.contains(field), "{json}: {e}");
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_pfabric_fabric() {
+        let s = Scenario::from_json(r#"{"name":"x"}"#).unwrap();
+        assert_eq!(s.topology.n_hosts(), 144);
+        assert_eq!(s.protocol, ProtocolName::Pfabric);
+        assert_eq!(s.params.pfabric.buffer_bytes, 36_000);
+        assert_eq!(s.params.tcp.buffer_bytes, 225_000);
+        assert_eq!(s.params.dctcp.ecn_threshold_bytes, 22_500);
+    }
+}

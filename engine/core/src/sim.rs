@@ -1,0 +1,492 @@
+//! The simulation: one value that owns the clock, the event list, the
+//! ports' queues and wires, the protocol and the metrics.
+//!
+//! A port is three steps (htsim's queue): a packet arrives and is enqueued
+//! or dropped; when the port is idle it begins sending the next packet;
+//! when the last bit has left, the port is idle again. A packet on a wire
+//! reaches the far node after the link's delay. Each port keeps its wire as
+//! a FIFO (arrivals from one port are in time order), so the event list
+//! holds at most one arrival event per port.
+
+use crate::event::EventList;
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::metrics::{Counters, FlowRecord, Sample};
+use crate::net::{Network, Switching};
+use crate::packet::Packet;
+use crate::protocol::{Action, Io, Protocol};
+use crate::queue::{DropReason, Queue};
+use crate::rng::{SimRng, Stream};
+use crate::scenario::LoadBalancing;
+use crate::trace::{Trace, TraceKind};
+use crate::units::{SimTime, HEADER};
+use crate::workload::{FlowGenerator, FlowSpec};
+use std::collections::VecDeque;
+
+/// Builds an [`Io`] from the simulation's fields, leaving `proto` free.
+macro_rules! io {
+    ($s:ident) => {
+        Io {
+            now: $s.now,
+            net: &$s.net,
+            queue_bytes: &$s.queue_bytes,
+            rng: &mut $s.proto_rng,
+            trace: &mut $s.trace,
+            actions: &mut $s.actions,
+        }
+    };
+}
+
+
+/// An event the simulation schedules for itself.
+#[derive(Clone, Copy, Debug)]
+enum Event<T> {
+    /// A port finished sending its current packet.
+    TxDone(PortId),
+    /// The packet at the head of a port's wire reaches the far node.
+    Arrive(PortId),
+    /// The next flow arrives.
+    FlowArrival,
+    /// A protocol timer.
+    Timer(T),
+    /// Record a sample of pending bytes (stability check, charts).
+    Sample,
+}
+
+/// The moving parts of one output port.
+struct PortState {
+    queue: Queue,
+    /// Sending a packet until this time.
+    busy: bool,
+    /// Packets on the wire: (arrival time at the peer, packet).
+    wire: VecDeque<(SimTime, Packet)>,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Every flow completed.
+    AllFlowsDone,
+    /// The event list ran dry with flows unfinished (a protocol stalled).
+    Idle,
+    /// The simulated time limit was reached.
+    TimeLimit,
+    /// The event-count limit was reached.
+    EventLimit,
+}
+
+/// Settings the simulation needs besides the protocol.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// Store-and-forward or cut-through.
+    pub switching: Switching,
+    /// Spraying or ECMP.
+    pub load_balancing: LoadBalancing,
+    /// Run seed (spraying stream; the generator and protocol get their own).
+    pub seed: u64,
+    /// Stop at this time.
+    pub max_time: SimTime,
+    /// Stop after this many events.
+    pub max_events: u64,
+    /// Interval between pending-bytes samples.
+    pub sample_interval: SimTime,
+    /// Keep an independent per-flow record of delivered sequence numbers
+    /// and check every completed flow received exactly its size (tests).
+    pub audit: bool,
+}
+
+/// A packet-level simulation running protocol `P`.
+pub struct Simulation<P: Protocol> {
+    now: SimTime,
+    events: EventList<Event<P::Timer>>,
+    net: Network,
+    ports: Vec<PortState>,
+    queue_bytes: Vec<u64>,
+    /// The protocol (public so tests can inspect its state).
+    pub proto: P,
+    generator: FlowGenerator,
+    pending_arrival: Option<FlowSpec>,
+    arrival_scheduled: bool,
+    /// Flow records, indexed by flow id.
+    pub records: Vec<FlowRecord>,
+    total_flows: u64,
+    completed: u64,
+    pending_bytes: u64,
+    /// Packet and byte counters.
+    pub counters: Counters,
+    /// Pending-bytes samples over time.
+    pub samples: Vec<Sample>,
+    spray: SimRng,
+    proto_rng: SimRng,
+    actions: Vec<Action<P::Timer>>,
+    /// The trace stream.
+    pub trace: Trace,
+    cfg: SimConfig,
+    events_processed: u64,
+    stopped: Option<StopReason>,
+    audit: Vec<Vec<u64>>,
+    audit_bytes: Vec<u64>,
+}
+
+impl<P: Protocol> Simulation<P> {
+    /// A simulation of `net` with `queue_for(port)` as each port's queue,
+    /// flows from `generator`, run by `proto`.
+    pub fn new(net: Network, mut queue_for: impl FnMut(&Network, PortId) -> Queue, proto: P, generator: FlowGenerator, cfg: SimConfig) -> Self {
+        let ports = (0..net.ports.len())
+            .map(|i| PortState { queue: queue_for(&net, PortId(i as u32)), busy: false, wire: VecDeque::new() })
+            .collect();
+        let total_flows = generator.total_flows();
+        let mut sim = Simulation {
+            now: SimTime::ZERO,
+            events: EventList::default(),
+            queue_bytes: vec![0; net.ports.len()],
+            counters: Counters::new(),
+            net,
+            ports,
+            proto,
+            generator,
+            pending_arrival: None,
+            arrival_scheduled: false,
+            records: Vec::new(),
+            total_flows,
+            completed: 0,
+            pending_bytes: 0,
+            samples: Vec::new(),
+            spray: SimRng::new(cfg.seed, Stream::Spraying),
+            proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
+            actions: Vec::new(),
+            trace: Trace::default(),
+            events_processed: 0,
+            stopped: None,
+            audit: Vec::new(),
+            audit_bytes: Vec::new(),
+            cfg,
+        };
+        sim.schedule_next_arrival();
+        sim.events.push(SimTime::ZERO, Event::Sample);
+        sim
+    }
+
+    /// The current simulated time.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    /// The network.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+    /// Flows completed so far, and the total the workload will produce.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.completed, self.total_flows)
+    }
+    /// Why the run stopped, once it has.
+    pub fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+    /// Bytes buffered at each port now.
+    pub fn queue_bytes(&self) -> &[u64] {
+        &self.queue_bytes
+    }
+    /// Bytes buffered per sub-queue of one port.
+    pub fn subqueue_bytes(&self, port: PortId) -> Vec<u64> {
+        self.ports[port.idx()].queue.subqueue_bytes()
+    }
+
+    /// Runs at most `max` events; returns true while the run goes on.
+    pub fn run_events(&mut self, max: u64) -> bool {
+        for _ in 0..max {
+            if !self.step() {
+                return false;
+            }
+        }
+        self.stopped.is_none()
+    }
+
+    /// Runs until simulated time `t` (events at `t` included) or the end.
+    pub fn run_until(&mut self, t: SimTime) -> bool {
+        while self.stopped.is_none() {
+            match self.events.peek_time() {
+                Some(next) if next <= t => {
+                    self.step();
+                }
+                _ => break,
+            }
+        }
+        self.stopped.is_none()
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> StopReason {
+        while self.step() {}
+        self.stopped.unwrap()
+    }
+
+    /// Processes one event; returns false once the run has stopped.
+    pub fn step(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        if self.completed == self.total_flows && self.pending_arrival.is_none() {
+            self.stop(StopReason::AllFlowsDone);
+            return false;
+        }
+        if self.events_processed >= self.cfg.max_events {
+            self.stop(StopReason::EventLimit);
+            return false;
+        }
+        let Some((t, ev)) = self.events.pop() else {
+            self.stop(StopReason::Idle);
+            return false;
+        };
+        if t > self.cfg.max_time {
+            self.now = self.cfg.max_time;
+            self.stop(StopReason::TimeLimit);
+            return false;
+        }
+        self.now = t;
+        self.events_processed += 1;
+        match ev {
+            Event::TxDone(port) => {
+                self.ports[port.idx()].busy = false;
+                self.start_tx(port);
+            }
+            Event::Arrive(port) => self.arrive(port),
+            Event::FlowArrival => self.flow_arrival(),
+            Event::Timer(t) => {
+                let mut io = io!(self);
+                self.proto.on_timer(t, &mut io);
+                self.apply_actions();
+            }
+            Event::Sample => {
+                self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed });
+                self.events.push(self.now + self.cfg.sample_interval, Event::Sample);
+            }
+        }
+        true
+    }
+
+    fn stop(&mut self, why: StopReason) {
+        self.stopped = Some(why);
+        // Whatever is still queued or on a wire is in flight at the end.
+        for p in &self.ports {
+            p.queue.for_each(|pkt| self.counters.count_in_flight(pkt));
+            for (_, pkt) in &p.wire {
+                self.counters.count_in_flight(pkt);
+            }
+        }
+    }
+
+    fn schedule_next_arrival(&mut self) {
+        if self.pending_arrival.is_none() {
+            self.pending_arrival = self.generator.next_flow(&self.net);
+        }
+        if let (Some(f), false) = (&self.pending_arrival, self.arrival_scheduled) {
+            self.events.push(f.arrival.max(self.now), Event::FlowArrival);
+            self.arrival_scheduled = true;
+        }
+    }
+
+    fn flow_arrival(&mut self) {
+        self.arrival_scheduled = false;
+        let f = self.pending_arrival.take().expect("an arrival was scheduled");
+        debug_assert_eq!(f.id.idx(), self.records.len());
+        self.pending_bytes += f.size;
+        self.records.push(FlowRecord::new(&f));
+        if self.cfg.audit {
+            self.audit.push(vec![0; (crate::units::packets_for(f.size) as usize).div_ceil(64)]);
+            self.audit_bytes.push(0);
+        }
+        if self.trace.enabled {
+            self.trace.push(self.now, TraceKind::FlowStart { flow: f.id });
+        }
+        let mut io = io!(self);
+        self.proto.on_flow_arrival(&f, &mut io);
+        self.apply_actions();
+        self.schedule_next_arrival();
+    }
+
+    fn apply_actions(&mut self) {
+        while !self.actions.is_empty() {
+            let mut batch = std::mem::take(&mut self.actions);
+            for a in batch.drain(..) {
+                match a {
+                    Action::Send(p) => self.inject(p),
+                    Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
+                    Action::FlowDone(flow) => self.flow_done(flow),
+                }
+            }
+            if self.actions.is_empty() {
+                self.actions = batch;
+            }
+        }
+    }
+
+    fn flow_done(&mut self, flow: FlowId) {
+        let r = &mut self.records[flow.idx()];
+        if r.end.is_some() {
+            return;
+        }
+        r.end = Some(self.now);
+        self.completed += 1;
+        self.pending_bytes -= r.size;
+        if self.cfg.audit {
+            assert_eq!(self.audit_bytes[flow.idx()], r.size, "audit: flow {} completed with {} distinct payload bytes of {}", flow.0, self.audit_bytes[flow.idx()], r.size);
+        }
+        if self.trace.enabled {
+            self.trace.push(self.now, TraceKind::FlowFinish { flow });
+        }
+        self.generator.on_flow_complete(self.now, &self.net);
+        self.schedule_next_arrival();
+    }
+
+    /// A packet leaves its source node.
+    fn inject(&mut self, mut p: Packet) {
+        p.ready_at = self.now;
+        if p.kind.is_data() {
+            self.counters.data_sent += 1;
+            self.counters.data_bytes_sent += p.size as u64;
+        } else {
+            self.counters.control_sent += 1;
+            self.counters.control_bytes_sent += p.size as u64;
+        }
+        if self.net.is_host(p.src) {
+            let nic = self.net.nic(p.src);
+            self.enqueue(nic, p);
+        } else {
+            self.forward(p.src, p);
+        }
+    }
+
+    /// A switch picks the output port towards `p.dst`.
+    fn forward(&mut self, node: NodeId, p: Packet) {
+        let hops = self.net.next_hops(node, p.dst);
+        let port = match hops.len() {
+            1 => hops[0],
+            0 => panic!("no route from {} to {}", node.0, p.dst.0),
+            n => match self.cfg.load_balancing {
+                LoadBalancing::Spray => hops[self.spray.below(n as u32) as usize],
+                LoadBalancing::Ecmp => hops[(mix(((p.flow.0 as u64) << 32) | node.0 as u64) % n as u64) as usize],
+            },
+        };
+        self.enqueue(port, p);
+    }
+
+    fn enqueue(&mut self, port: PortId, mut p: Packet) {
+        if P::HAS_PORT_LOGIC {
+            let mut io = io!(self);
+            self.proto.on_port_enqueue(port, &mut p, &mut io);
+            self.apply_actions();
+        }
+        let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
+        let st = &mut self.ports[port.idx()];
+        let out = st.queue.enqueue(p);
+        self.queue_bytes[port.idx()] = st.queue.bytes();
+        if self.trace.enabled {
+            let qb = self.queue_bytes[port.idx()];
+            if out.accepted {
+                self.trace.push(self.now, TraceKind::Enqueue { port, flow, seq, kind, subqueue: class, queue_bytes: qb });
+                if out.marked {
+                    self.trace.push(self.now, TraceKind::EcnMark { port, flow, seq });
+                }
+            }
+        }
+        if out.marked {
+            self.counters.ecn_marks += 1;
+        }
+        for (d, why) in out.dropped {
+            self.count_drop(port, &d, why);
+        }
+        if !self.ports[port.idx()].busy {
+            self.start_tx(port);
+        }
+    }
+
+    fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
+        let role = self.net.ports[port.idx()].role;
+        self.counters.count_drop(role, p);
+        if self.trace.enabled {
+            self.trace.push(self.now, TraceKind::Drop { port, flow: p.flow, seq: p.seq, kind: p.kind, reason: why });
+        }
+    }
+
+    fn start_tx(&mut self, port: PortId) {
+        let st = &mut self.ports[port.idx()];
+        let Some(mut p) = st.queue.dequeue() else { return };
+        self.queue_bytes[port.idx()] = st.queue.bytes();
+        let spec = &self.net.ports[port.idx()];
+        let end = (self.now + spec.rate.serialization(p.size as u64)).max(p.ready_at);
+        let peer_is_switch = spec.peer.0 >= self.net.n_hosts;
+        let arrive = if self.cfg.switching == Switching::CutThrough && peer_is_switch {
+            // The peer sees the header after its serialization; it cannot
+            // finish forwarding before the last bit arrives (ready_at).
+            self.now + spec.rate.serialization(HEADER as u64) + spec.delay
+        } else {
+            end + spec.delay
+        };
+        p.ready_at = end + spec.delay;
+        p.hops = p.hops.saturating_add(1);
+        st.busy = true;
+        if st.wire.is_empty() {
+            self.events.push(arrive, Event::Arrive(port));
+        }
+        if self.trace.enabled {
+            let qb = self.queue_bytes[port.idx()];
+            self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb });
+        }
+        st.wire.push_back((arrive, p));
+        self.events.push(end, Event::TxDone(port));
+    }
+
+    fn arrive(&mut self, port: PortId) {
+        let st = &mut self.ports[port.idx()];
+        let (_, p) = st.wire.pop_front().expect("an arrival was scheduled");
+        if let Some(&(next, _)) = st.wire.front() {
+            self.events.push(next, Event::Arrive(port));
+        }
+        let node = self.net.ports[port.idx()].peer;
+        if node == p.dst {
+            if self.net.is_host(node) {
+                if p.kind.is_data() {
+                    self.counters.data_delivered += 1;
+                    self.counters.data_bytes_delivered += p.size as u64;
+                    if self.cfg.audit {
+                        self.audit_delivery(&p);
+                    }
+                }
+                let mut io = io!(self);
+                self.proto.on_packet(p, &mut io);
+            } else {
+                let mut io = io!(self);
+                self.proto.on_switch_packet(node, p, &mut io);
+            }
+            self.apply_actions();
+        } else {
+            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, p.dst.0);
+            self.forward(node, p);
+        }
+    }
+
+    fn audit_delivery(&mut self, p: &Packet) {
+        let f = p.flow.idx();
+        let (w, b) = (p.seq as usize / 64, p.seq % 64);
+        if self.audit[f][w] & (1 << b) == 0 {
+            self.audit[f][w] |= 1 << b;
+            let size = self.records[f].size;
+            assert_eq!(p.size, crate::units::data_packet_wire_size(size, p.seq), "audit: flow {} packet {} has the wrong size", f, p.seq);
+            self.audit_bytes[f] += crate::units::data_packet_payload(size, p.seq) as u64;
+        }
+    }
+}
+
+
+/// A fixed integer mixer (SplitMix64's finalizer) for ECMP hashing, the
+/// same on every platform.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
