@@ -1,1 +1,349 @@
-fn main(){}
+//! `dcsim`: the native command line over `dcsim-core`.
+//!
+//! * `dcsim run SCENARIO`: one run, summary on stdout, CSVs on request.
+//! * `dcsim sweep SCENARIO --protocols a,b --loads 0.2,0.4`: a grid of runs
+//!   on all cores, one summary CSV.
+//! * `dcsim bench`: the standard benchmark scenarios, each in its own
+//!   process, with events, events per second, wall time and peak memory.
+//! * `dcsim schema`: the JSON Schema of scenario files.
+
+use clap::{Parser, Subcommand};
+use dcsim_core::metrics::Summary;
+use dcsim_core::report::{flows_csv, summary_csv};
+use dcsim_core::scenario::{ProtocolName, Scenario};
+use dcsim_core::{prepare, RunOptions, RunOutput};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "dcsim", version, about = "Packet-level datacenter transport simulator")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// Overrides of a scenario's values.
+#[derive(clap::Args, Clone, Default)]
+struct Overrides {
+    /// Protocol: tcp, dctcp, pfabric, rcp, ideal.
+    #[arg(long)]
+    protocol: Option<String>,
+    /// Offered load in (0, 1].
+    #[arg(long, allow_hyphen_values = true)]
+    load: Option<f64>,
+    /// Number of flows (open-loop workloads).
+    #[arg(long)]
+    flows: Option<u64>,
+    /// Random seed.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run one scenario.
+    Run {
+        /// Scenario file (JSON).
+        scenario: PathBuf,
+        #[command(flatten)]
+        o: Overrides,
+        /// Write the per-flow CSV here.
+        #[arg(long)]
+        flows_csv: Option<PathBuf>,
+        /// Write the one-row summary CSV here.
+        #[arg(long)]
+        summary_csv: Option<PathBuf>,
+        /// Write the trace stream here (JSON lines).
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        /// Print the summary as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// No progress line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Run a grid of protocols x loads (x seeds) in parallel.
+    Sweep {
+        /// Scenario file (JSON).
+        scenario: PathBuf,
+        /// Comma-separated protocols.
+        #[arg(long, value_delimiter = ',')]
+        protocols: Vec<String>,
+        /// Comma-separated loads.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        loads: Vec<f64>,
+        /// Comma-separated seeds (default: the scenario's).
+        #[arg(long, value_delimiter = ',')]
+        seeds: Vec<u64>,
+        /// Number of flows for every point.
+        #[arg(long)]
+        flows: Option<u64>,
+        /// Summary CSV path (default: stdout).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Parallel runs (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Run the standard benchmark scenarios.
+    Bench {
+        /// Directory holding the scenario files (default: ./scenarios).
+        #[arg(long)]
+        scenarios: Option<PathBuf>,
+        /// Only benchmarks whose name contains this.
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// One benchmark in this process (used by `bench` to measure memory).
+    #[command(hide = true)]
+    BenchOne {
+        scenario: PathBuf,
+        #[command(flatten)]
+        o: Overrides,
+    },
+    /// Print the JSON Schema of scenario files.
+    Schema,
+}
+
+fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(p) = &o.protocol {
+        s.protocol = ProtocolName::parse(p).map_err(|e| format!("--{e}"))?;
+    }
+    if let Some(l) = o.load {
+        s.workload.load = l;
+    }
+    if let Some(f) = o.flows {
+        s.workload.flows = f;
+    }
+    if let Some(x) = o.seed {
+        s.seed = x;
+    }
+    s.validate().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(s)
+}
+
+/// Runs with a progress line on stderr once the run has taken a second.
+fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out: Option<&mut dyn Write>) -> Result<(RunOutput, f64), String> {
+    let t0 = Instant::now();
+    let mut r = prepare(s, opts)?;
+    let mut last = 0.0;
+    let mut shown = false;
+    while r.run_events(250_000) {
+        if let Some(w) = trace_out.as_deref_mut() {
+            for e in r.drain_trace() {
+                serde_json::to_writer(&mut *w, &e).map_err(|e| e.to_string())?;
+                w.write_all(b"\n").map_err(|e| e.to_string())?;
+            }
+        }
+        let el = t0.elapsed().as_secs_f64();
+        if !quiet && el > 1.0 && el - last >= 1.0 {
+            last = el;
+            shown = true;
+            let (done, total) = r.progress();
+            eprint!(
+                "\r{} {}: t = {:.3} ms, flows {done}/{total}, {:.1} M events ({:.1} M/s)   ",
+                s.name,
+                s.protocol.as_str(),
+                r.now().as_us_f64() / 1000.0,
+                r.events() as f64 / 1e6,
+                r.events() as f64 / 1e6 / el
+            );
+        }
+    }
+    if let Some(w) = trace_out {
+        for e in r.drain_trace() {
+            serde_json::to_writer(&mut *w, &e).map_err(|e| e.to_string())?;
+            w.write_all(b"\n").map_err(|e| e.to_string())?;
+        }
+    }
+    if shown {
+        eprintln!();
+    }
+    let out = r.finish();
+    Ok((out, t0.elapsed().as_secs_f64()))
+}
+
+fn print_summary(s: &Summary) {
+    println!("scenario        {}", s.scenario);
+    println!("protocol        {}", s.protocol);
+    println!("load            {}", s.load);
+    println!("seed            {}", s.seed);
+    println!("flows           {} ({} completed){}", s.flows, s.completed, if s.stable { "" } else { "  UNSTABLE: pending bytes kept growing or flows unfinished" });
+    println!("mean slowdown   {:.4}", s.all.mean_slowdown);
+    println!("p99 slowdown    {:.4}", s.all.p99_slowdown);
+    println!("AFCT            {:.3} us   (normalized {:.4})", s.all.afct_us, s.all.nfct);
+    for (n, b) in [("short <100KB", &s.short), ("medium", &s.medium), ("long >10MB", &s.long)] {
+        if b.flows > 0 {
+            println!("  {n:<13} {:>6} flows, mean slowdown {:.4}, p99 {:.4}, AFCT {:.3} us", b.flows, b.mean_slowdown, b.p99_slowdown, b.afct_us);
+        }
+    }
+    if let Some(d) = s.deadlines_met {
+        println!("deadlines met   {:.4}", d);
+    }
+    if let Some(r) = s.mean_request_us {
+        println!("mean request    {:.3} us", r);
+    }
+    println!("drop rate       {:.6}   (host NIC {}, ToR up {}, core down {}, ToR down {})", s.drop_rate, s.drops_by_hop[0], s.drops_by_hop[1], s.drops_by_hop[2], s.drops_by_hop[3]);
+    println!("throughput      {:.3} Gbps   control overhead {:.4}", s.throughput_gbps, s.control_overhead);
+    println!("simulated       {:.3} us in {} events", s.sim_time_us, s.events);
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// Peak resident memory of this process, kilobytes (Linux).
+fn peak_rss_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The standard benchmarks: (name, scenario file, protocol, flows).
+const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
+    ("websearch-pfabric-10k", "websearch-leaf-spine.json", "pfabric", Some(10_000)),
+    ("websearch-dctcp-10k", "websearch-leaf-spine.json", "dctcp", Some(10_000)),
+    ("websearch-tcp-10k", "websearch-leaf-spine.json", "tcp", Some(10_000)),
+    ("websearch-rcp-10k", "websearch-leaf-spine.json", "rcp", Some(10_000)),
+    ("websearch-ideal-10k", "websearch-leaf-spine.json", "ideal", Some(10_000)),
+    ("datamining-pfabric-10k", "datamining-leaf-spine.json", "pfabric", Some(10_000)),
+    ("incast-pfabric", "incast.json", "pfabric", None),
+];
+
+fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
+    if let Some(d) = dir {
+        return d;
+    }
+    let mut cands = vec![PathBuf::from("scenarios"), PathBuf::from("../scenarios")];
+    if let Ok(exe) = std::env::current_exe() {
+        // engine/target/release/dcsim -> repository root
+        if let Some(root) = exe.ancestors().nth(4) {
+            cands.push(root.join("scenarios"));
+        }
+    }
+    cands.into_iter().find(|c| c.join("websearch-leaf-spine.json").exists()).unwrap_or_else(|| PathBuf::from("scenarios"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match real_main(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dcsim: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main(cli: Cli) -> Result<(), String> {
+    match cli.cmd {
+        Cmd::Schema => {
+            print!("{}", Scenario::json_schema());
+            Ok(())
+        }
+        Cmd::Run { scenario, o, flows_csv: fcsv, summary_csv: scsv, trace, json, quiet } => {
+            let s = load(&scenario, &o)?;
+            let mut trace_file = match &trace {
+                Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| format!("{}: cannot write: {e}", p.display()))?)),
+                None => None,
+            };
+            let opts = RunOptions { trace: trace.is_some(), audit: false };
+            let (out, wall) = run_with_progress(&s, opts, quiet, trace_file.as_mut().map(|w| w as &mut dyn Write))?;
+            if let Some(mut w) = trace_file {
+                w.flush().map_err(|e| e.to_string())?;
+            }
+            if let Some(p) = fcsv {
+                write_file(&p, &flows_csv(&out.records))?;
+            }
+            if let Some(p) = scsv {
+                write_file(&p, &summary_csv(std::slice::from_ref(&out.summary)))?;
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&out.summary).unwrap());
+            } else {
+                print_summary(&out.summary);
+                println!("wall time       {:.3} s ({:.2} M events/s)", wall, out.summary.events as f64 / wall / 1e6);
+            }
+            Ok(())
+        }
+        Cmd::Sweep { scenario, protocols, loads, seeds, flows, out, jobs } => {
+            let base = load(&scenario, &Overrides { flows, ..Default::default() })?;
+            let protocols: Vec<ProtocolName> = if protocols.is_empty() { vec![base.protocol] } else { protocols.iter().map(|p| ProtocolName::parse(p)).collect::<Result<_, _>>()? };
+            let loads = if loads.is_empty() { vec![base.workload.load] } else { loads };
+            let seeds = if seeds.is_empty() { vec![base.seed] } else { seeds };
+            let mut points = Vec::new();
+            for &p in &protocols {
+                for &l in &loads {
+                    for &sd in &seeds {
+                        let mut s = base.clone();
+                        s.protocol = p;
+                        s.workload.load = l;
+                        s.seed = sd;
+                        s.validate().map_err(|e| format!("{} (protocol {}, load {l}, seed {sd}): {e}", scenario.display(), p.as_str()))?;
+                        points.push(s);
+                    }
+                }
+            }
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let results: Vec<std::sync::Mutex<Option<Result<Summary, String>>>> = points.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            let t0 = Instant::now();
+            std::thread::scope(|sc| {
+                for _ in 0..jobs {
+                    sc.spawn(|| loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let Some(s) = points.get(i) else { break };
+                        let r = prepare(s, RunOptions::default()).map(|r| r.finish().summary);
+                        eprintln!("[{:.1}s] done {} load {} seed {}", t0.elapsed().as_secs_f64(), s.protocol.as_str(), s.workload.load, s.seed);
+                        *results[i].lock().unwrap() = Some(r);
+                    });
+                }
+            });
+            let rows: Vec<Summary> = results.into_iter().map(|m| m.into_inner().unwrap().unwrap()).collect::<Result<_, _>>()?;
+            let csv = summary_csv(&rows);
+            match out {
+                Some(p) => write_file(&p, &csv)?,
+                None => print!("{csv}"),
+            }
+            Ok(())
+        }
+        Cmd::BenchOne { scenario, o } => {
+            let s = load(&scenario, &o)?;
+            let (out, wall) = run_with_progress(&s, RunOptions::default(), true, None)?;
+            println!(
+                "{}",
+                serde_json::json!({"events": out.summary.events, "wall_s": wall, "peak_rss_kb": peak_rss_kb(), "flows": out.summary.flows, "mean_slowdown": out.summary.all.mean_slowdown})
+            );
+            Ok(())
+        }
+        Cmd::Bench { scenarios, filter } => {
+            let dir = find_scenarios(scenarios);
+            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+            println!("{:<26} {:>12} {:>14} {:>10} {:>12} {:>14}", "benchmark", "events", "events/s", "wall s", "peak MB", "mean slowdown");
+            for (name, file, proto, flows) in BENCHMARKS {
+                if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+                    continue;
+                }
+                let mut cmd = std::process::Command::new(&exe);
+                cmd.arg("bench-one").arg(dir.join(file)).arg("--protocol").arg(proto);
+                if let Some(f) = flows {
+                    cmd.arg("--flows").arg(f.to_string());
+                }
+                let out = cmd.output().map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+                if !out.status.success() {
+                    return Err(format!("benchmark {name} failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+                }
+                let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("benchmark {name}: bad output: {e}"))?;
+                let ev = v["events"].as_u64().unwrap_or(0);
+                let wall = v["wall_s"].as_f64().unwrap_or(0.0);
+                let mb = v["peak_rss_kb"].as_u64().map(|k| k as f64 / 1024.0).unwrap_or(f64::NAN);
+                println!("{:<26} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}", name, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
+            }
+            Ok(())
+        }
+    }
+}

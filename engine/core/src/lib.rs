@@ -36,6 +36,7 @@ pub mod net;
 pub mod packet;
 pub mod protocol;
 pub mod queue;
+pub mod report;
 pub mod rng;
 pub mod run;
 pub mod scenario;
