@@ -35,8 +35,6 @@ pub struct WindowHeader {
     pub cum_ack: u32,
     /// On ACKs: the packet this ACK acknowledges (selective ACK).
     pub sack: u32,
-    /// On ACKs: echoes the sender timestamp of the acknowledged packet.
-    pub echo_sent_at: SimTime,
     /// On ACKs: ECN-echo, set when the acknowledged packet was CE-marked.
     pub ece: bool,
 }
@@ -99,7 +97,8 @@ pub struct Packet {
     pub ecn: Ecn,
     /// pFabric priority: lower is more urgent (remaining flow bytes).
     pub rank: u64,
-    /// When the sender put this packet on its NIC queue (for RTT samples).
+    /// When the sender put this packet on its NIC queue (for RTT samples);
+    /// an ACK carries the acknowledged packet's value back (a timestamp echo).
     pub sent_at: SimTime,
     /// Cut-through: the earliest time the packet's last bit is available,
     /// so no port can finish sending it before then.

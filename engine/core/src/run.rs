@@ -167,7 +167,7 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
         sample_interval: SimTime::from_ps((span.ps() / 200).max(1_000_000)),
         audit: opts.audit,
     };
-    let spraying = s.load_balancing == LoadBalancing::Spray;
+    let spraying = s.load_balancing != LoadBalancing::Ecmp;
     let p = &s.params;
     fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {
         let mut sim = sim;

@@ -53,9 +53,13 @@ impl ProtocolName {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LoadBalancing {
-    /// Each packet picks a random equal-cost port (pFabric and pHost default).
+    /// Each packet takes the next equal-cost port in round robin at every
+    /// switch (per-packet spraying, the pFabric and pHost default; the pHost
+    /// authors' simulator sprays round robin).
     #[default]
     Spray,
+    /// Each packet picks a uniformly random equal-cost port.
+    SprayRandom,
     /// Each flow hashes to one port (ECMP).
     Ecmp,
 }

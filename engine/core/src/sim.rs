@@ -55,10 +55,18 @@ enum Event<T> {
 /// The moving parts of one output port.
 struct PortState {
     queue: Queue,
-    /// Sending a packet until this time.
-    busy: bool,
+    /// The port is sending until this time.
+    busy_until: SimTime,
+    /// A `TxDone` event is scheduled (only while a packet waits behind the
+    /// one being sent, so an idle path costs one event per hop, not two).
+    tx_pending: bool,
     /// Packets on the wire: (arrival time at the peer, packet).
     wire: VecDeque<(SimTime, Packet)>,
+    /// Serialization picoseconds per byte when that is a whole number
+    /// (10 Gbps: 800), else 0 and the exact division is used.
+    ps_per_byte: u64,
+    /// Round-robin pointer for spraying out of this port's node.
+    spray_next: u32,
 }
 
 /// Why a run stopped.
@@ -133,7 +141,11 @@ impl<P: Protocol> Simulation<P> {
     /// flows from `generator`, run by `proto`.
     pub fn new(net: Network, mut queue_for: impl FnMut(&Network, PortId) -> Queue, proto: P, generator: FlowGenerator, cfg: SimConfig) -> Self {
         let ports = (0..net.ports.len())
-            .map(|i| PortState { queue: queue_for(&net, PortId(i as u32)), busy: false, wire: VecDeque::new() })
+            .map(|i| {
+                let bps = net.ports[i].rate.bps();
+                let ps_per_byte = if 8_000_000_000_000 % bps == 0 { 8_000_000_000_000 / bps } else { 0 };
+                PortState { queue: queue_for(&net, PortId(i as u32)), busy_until: SimTime::ZERO, tx_pending: false, wire: VecDeque::new(), ps_per_byte, spray_next: 0 }
+            })
             .collect();
         let total_flows = generator.total_flows();
         let mut sim = Simulation {
@@ -249,9 +261,10 @@ impl<P: Protocol> Simulation<P> {
         }
         self.now = t;
         self.events_processed += 1;
+
         match ev {
             Event::TxDone(port) => {
-                self.ports[port.idx()].busy = false;
+                self.ports[port.idx()].tx_pending = false;
                 self.start_tx(port);
             }
             Event::Arrive(port) => self.arrive(port),
@@ -368,7 +381,15 @@ impl<P: Protocol> Simulation<P> {
             1 => hops[0],
             0 => panic!("no route from {} to {}", node.0, p.dst.0),
             n => match self.cfg.load_balancing {
-                LoadBalancing::Spray => hops[self.spray.below(n as u32) as usize],
+                LoadBalancing::Spray => {
+                    // Round robin per switch (the pHost authors' simulator:
+                    // `spray_counter++ % 4`), kept on the switch's first port.
+                    let first = self.net.nodes[node.idx()].ports[0].idx();
+                    let k = self.ports[first].spray_next;
+                    self.ports[first].spray_next = k.wrapping_add(1);
+                    hops[(k % n as u32) as usize]
+                }
+                LoadBalancing::SprayRandom => hops[self.spray.below(n as u32) as usize],
                 LoadBalancing::Ecmp => hops[(mix(((p.flow.0 as u64) << 32) | node.0 as u64) % n as u64) as usize],
             },
         };
@@ -400,8 +421,15 @@ impl<P: Protocol> Simulation<P> {
         for (d, why) in out.dropped {
             self.count_drop(port, &d, why);
         }
-        if !self.ports[port.idx()].busy {
-            self.start_tx(port);
+        let st = &mut self.ports[port.idx()];
+        if !st.tx_pending {
+            if st.busy_until <= self.now {
+                self.start_tx(port);
+            } else if !st.queue.is_empty() {
+                st.tx_pending = true;
+                let at = st.busy_until;
+                self.events.push(at, Event::TxDone(port));
+            }
         }
     }
 
@@ -413,23 +441,34 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
+    /// Serialization time of `bytes` at a port.
+    #[inline]
+    fn serialization(&self, port: PortId, bytes: u32) -> SimTime {
+        match self.ports[port.idx()].ps_per_byte {
+            0 => self.net.ports[port.idx()].rate.serialization(bytes as u64),
+            k => SimTime::from_ps(k * bytes as u64),
+        }
+    }
+
+    /// Begins sending the next queued packet; the port must be idle.
     fn start_tx(&mut self, port: PortId) {
-        let st = &mut self.ports[port.idx()];
-        let Some(mut p) = st.queue.dequeue() else { return };
-        self.queue_bytes[port.idx()] = st.queue.bytes();
+        let ser = |sim: &Self, b| sim.serialization(port, b);
+        let Some(mut p) = self.ports[port.idx()].queue.dequeue() else { return };
         let spec = &self.net.ports[port.idx()];
-        let end = (self.now + spec.rate.serialization(p.size as u64)).max(p.ready_at);
-        let peer_is_switch = spec.peer.0 >= self.net.n_hosts;
+        let (delay, peer_is_switch) = (spec.delay, spec.peer.0 >= self.net.n_hosts);
+        let end = (self.now + ser(self, p.size)).max(p.ready_at);
         let arrive = if self.cfg.switching == Switching::CutThrough && peer_is_switch {
             // The peer sees the header after its serialization; it cannot
             // finish forwarding before the last bit arrives (ready_at).
-            self.now + spec.rate.serialization(HEADER as u64) + spec.delay
+            self.now + ser(self, HEADER) + delay
         } else {
-            end + spec.delay
+            end + delay
         };
-        p.ready_at = end + spec.delay;
+        p.ready_at = end + delay;
         p.hops = p.hops.saturating_add(1);
-        st.busy = true;
+        let st = &mut self.ports[port.idx()];
+        self.queue_bytes[port.idx()] = st.queue.bytes();
+        st.busy_until = end;
         if st.wire.is_empty() {
             self.events.push(arrive, Event::Arrive(port));
         }
@@ -438,7 +477,10 @@ impl<P: Protocol> Simulation<P> {
             self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb });
         }
         st.wire.push_back((arrive, p));
-        self.events.push(end, Event::TxDone(port));
+        if !st.queue.is_empty() {
+            st.tx_pending = true;
+            self.events.push(end, Event::TxDone(port));
+        }
     }
 
     fn arrive(&mut self, port: PortId) {

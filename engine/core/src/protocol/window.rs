@@ -221,7 +221,7 @@ impl WindowTransport {
         WindowTransport { cfg, senders: Vec::new(), receivers: Vec::new() }
     }
 
-    fn on_ack(&mut self, flow: FlowId, h: WindowHeader, io: &mut Io<FlowId>) {
+    fn on_ack(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<FlowId>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
         if s.done {
@@ -232,7 +232,7 @@ impl WindowTransport {
         let was_probing = s.probe_mode;
         s.probe_mode = false;
         if !cfg.fixed_rto && h.sack < s.n {
-            s.rtt_sample(io.now - h.echo_sent_at, cfg);
+            s.rtt_sample(io.now - echo_sent_at, cfg);
         }
         let mut newly = 0u32;
         if h.sack < s.n {
@@ -504,7 +504,7 @@ impl Protocol for WindowTransport {
     fn on_packet(&mut self, p: Packet, io: &mut Io<FlowId>) {
         let Header::Window(h) = p.header else { return };
         match p.kind {
-            PacketKind::Ack => self.on_ack(p.flow, h, io),
+            PacketKind::Ack => self.on_ack(p.flow, h, p.sent_at, io),
             PacketKind::Data | PacketKind::Probe => {
                 let r = &mut self.receivers[p.flow.idx()];
                 let mut sack = u32::MAX;
@@ -516,7 +516,8 @@ impl Protocol for WindowTransport {
                 }
                 let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
                 ack.rank = 0; // ACKs are the most urgent (pFabric ns-2: prio 0)
-                ack.header = Header::Window(WindowHeader { cum_ack: r.cum, sack, echo_sent_at: p.sent_at, ece: p.ecn.ce });
+                ack.sent_at = p.sent_at; // timestamp echo
+                ack.header = Header::Window(WindowHeader { cum_ack: r.cum, sack, ece: p.ecn.ce });
                 io.send(ack);
             }
             PacketKind::Control => {}

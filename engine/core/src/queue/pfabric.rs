@@ -1,15 +1,19 @@
 //! The `pfabric` discipline (pFabric paper, section 4.1; PROTOCOLS.md
 //! section 3).
 //!
-//! * Dequeue: find the most urgent packet (lowest rank) in the buffer, then
-//!   send the earliest-arrived packet *of that flow*, so a flow's packets
-//!   leave in order even when later packets carry lower ranks.
+//! * Dequeue: find the most urgent packet (lowest rank; the earliest among
+//!   ties) in the buffer, then send the earliest-arrived packet *of that
+//!   flow*, so a flow's packets leave in order even when later packets carry
+//!   lower ranks.
 //! * Enqueue when full: drop the least urgent packet among the buffer and
-//!   the arrival. Among equally unurgent packets the latest arrival goes
-//!   (the arrival itself when it ties), so a queue never reorders a flow.
+//!   the arrival; among equally unurgent packets the latest arrival goes,
+//!   so on a tie the arrival itself is dropped (the pFabric ns-2 queue scans
+//!   with `prio >= max_prio` after enqueuing the arrival).
 //!
 //! The buffer is tiny (36 KB, 24 packets), so linear scans are what the
-//! switch hardware does too and cost less than any index.
+//! switch hardware does too. Packets stay put in slots; only their ranks,
+//! flows and slot numbers are kept in arrival order, so scans and removals
+//! touch a few cache lines, not whole packets.
 
 use super::{DropReason, EnqueueOutcome};
 use crate::packet::Packet;
@@ -17,8 +21,13 @@ use crate::packet::Packet;
 /// pFabric's priority queue with priority dropping.
 #[derive(Clone, Debug)]
 pub struct PFabricQueue {
-    /// Buffered packets in arrival order.
-    packets: Vec<Packet>,
+    /// Packet storage; `free` lists the unused slots.
+    slots: Vec<Packet>,
+    free: Vec<u16>,
+    /// In arrival order: each buffered packet's rank, flow and slot.
+    ranks: Vec<u64>,
+    flows: Vec<u32>,
+    order: Vec<u16>,
     bytes: u64,
     /// Buffer limit in bytes (36 KB in pFabric's Table 1).
     pub limit: u64,
@@ -27,23 +36,55 @@ pub struct PFabricQueue {
 impl PFabricQueue {
     /// An empty pFabric queue of `limit` bytes.
     pub fn new(limit: u64) -> Self {
-        PFabricQueue { packets: Vec::with_capacity(32), bytes: 0, limit }
+        PFabricQueue {
+            slots: Vec::with_capacity(32),
+            free: Vec::with_capacity(32),
+            ranks: Vec::with_capacity(32),
+            flows: Vec::with_capacity(32),
+            order: Vec::with_capacity(32),
+            bytes: 0,
+            limit,
+        }
+    }
+    fn push(&mut self, p: Packet) {
+        self.bytes += p.size as u64;
+        self.ranks.push(p.rank);
+        self.flows.push(p.flow.0);
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = p;
+                s
+            }
+            None => {
+                self.slots.push(p);
+                (self.slots.len() - 1) as u16
+            }
+        };
+        self.order.push(slot);
+    }
+    fn remove(&mut self, i: usize) -> Packet {
+        self.ranks.remove(i);
+        self.flows.remove(i);
+        let slot = self.order.remove(i);
+        self.free.push(slot);
+        let p = self.slots[slot as usize];
+        self.bytes -= p.size as u64;
+        p
     }
     pub(super) fn enqueue(&mut self, p: Packet) -> EnqueueOutcome {
         let need = (self.bytes + p.size as u64).saturating_sub(self.limit);
         if need == 0 {
-            self.bytes += p.size as u64;
-            self.packets.push(p);
+            self.push(p);
             return EnqueueOutcome::stored(false);
         }
         // Victims: buffered packets strictly less urgent than the arrival,
         // least urgent first, the latest arrival first among ties.
-        let mut order: Vec<usize> = (0..self.packets.len()).filter(|&i| self.packets[i].rank > p.rank).collect();
-        order.sort_by(|&a, &b| self.packets[b].rank.cmp(&self.packets[a].rank).then(b.cmp(&a)));
+        let mut order: Vec<usize> = (0..self.ranks.len()).filter(|&i| self.ranks[i] > p.rank).collect();
+        order.sort_unstable_by(|&a, &b| self.ranks[b].cmp(&self.ranks[a]).then(b.cmp(&a)));
         let mut freed = 0u64;
         let mut take = 0;
         while freed < need && take < order.len() {
-            freed += self.packets[order[take]].size as u64;
+            freed += self.slots[self.order[order[take]] as usize].size as u64;
             take += 1;
         }
         if freed < need {
@@ -52,42 +93,36 @@ impl PFabricQueue {
         }
         let mut victims: Vec<usize> = order[..take].to_vec();
         victims.sort_unstable_by(|a, b| b.cmp(a)); // remove from the back first
-        let mut dropped = Vec::with_capacity(victims.len());
-        for i in victims {
-            let v = self.packets.remove(i);
-            self.bytes -= v.size as u64;
-            dropped.push((v, DropReason::LeastUrgent));
-        }
-        self.bytes += p.size as u64;
-        self.packets.push(p);
+        let dropped = victims.into_iter().map(|i| (self.remove(i), DropReason::LeastUrgent)).collect();
+        self.push(p);
         EnqueueOutcome { accepted: true, marked: false, dropped }
     }
     pub(super) fn dequeue(&mut self) -> Option<Packet> {
-        if self.packets.is_empty() {
+        if self.order.is_empty() {
             return None;
         }
         // Most urgent packet: lowest rank, earliest arrival among ties.
         let mut best = 0;
-        for (i, q) in self.packets.iter().enumerate().skip(1) {
-            if q.rank < self.packets[best].rank {
+        let mut best_rank = self.ranks[0];
+        for (i, &r) in self.ranks.iter().enumerate().skip(1) {
+            if r < best_rank {
                 best = i;
+                best_rank = r;
             }
         }
-        let flow = self.packets[best].flow;
         // The earliest-arrived packet of that flow.
-        let first = self.packets.iter().position(|q| q.flow == flow).unwrap_or(best);
-        let p = self.packets.remove(first);
-        self.bytes -= p.size as u64;
-        Some(p)
+        let flow = self.flows[best];
+        let first = self.flows[..best].iter().position(|&f| f == flow).unwrap_or(best);
+        Some(self.remove(first))
     }
     pub(super) fn bytes(&self) -> u64 {
         self.bytes
     }
     pub(super) fn len(&self) -> usize {
-        self.packets.len()
+        self.order.len()
     }
     pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.packets.iter()
+        self.order.iter().map(|&s| &self.slots[s as usize])
     }
 }
 
@@ -110,9 +145,11 @@ mod tests {
         q.enqueue(pkt(2, 0, 500));
         q.enqueue(pkt(1, 1, 100)); // flow 1 is now the most urgent
         q.enqueue(pkt(3, 0, 300));
+        q.enqueue(pkt(4, 0, 300)); // ties with flow 3: the earlier arrival wins
         let order: Vec<(u32, u32)> = std::iter::from_fn(|| q.dequeue()).map(|p| (p.flow.0, p.seq)).collect();
         // Flow 1 goes first, in order (seq 0 although its rank is 900).
-        assert_eq!(order, vec![(1, 0), (1, 1), (3, 0), (2, 0)]);
+        assert_eq!(order, vec![(1, 0), (1, 1), (3, 0), (4, 0), (2, 0)]);
+        assert_eq!(q.bytes(), 0);
     }
 
     #[test]
@@ -141,6 +178,16 @@ mod tests {
     }
 
     #[test]
+    fn among_equal_victims_the_latest_arrival_is_dropped() {
+        let mut q = PFabricQueue::new(3 * 1500);
+        q.enqueue(pkt(1, 0, 500));
+        q.enqueue(pkt(2, 0, 500));
+        q.enqueue(pkt(3, 0, 100));
+        let o = q.enqueue(pkt(4, 0, 50));
+        assert_eq!(o.dropped[0].0.flow, FlowId(2));
+    }
+
+    #[test]
     fn a_large_arrival_can_push_out_several_small_unurgent_packets() {
         let mut q = PFabricQueue::new(1500 + 3 * 41);
         q.enqueue(pkt(1, 0, 10));
@@ -155,7 +202,7 @@ mod tests {
         assert!(o.accepted);
         // 100 B needs three 41-B victims: the least urgent (flows 4, 3, 2).
         let v: Vec<u32> = o.dropped.iter().map(|d| d.0.flow.0).collect();
-        assert_eq!(v.len(), 3);
+        assert_eq!(v, vec![4, 3, 2]);
         assert_eq!(q.bytes(), 1600);
     }
 }

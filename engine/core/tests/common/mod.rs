@@ -1,0 +1,47 @@
+//! Helpers shared by the integration tests (each test file includes this
+//! module with `mod common;`, so not every helper is used by every file).
+#![allow(dead_code)]
+
+use dcsim_core::{run, RunOptions, RunOutput, Scenario};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The repository's `scenarios/` directory.
+pub fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
+}
+
+/// Loads `scenarios/<name>.json`.
+pub fn load(name: &str) -> Scenario {
+    let path = scenarios_dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `s`, panicking with the scenario's name on a validation error.
+pub fn run_ok(s: &Scenario, opts: RunOptions) -> RunOutput {
+    run(s, opts).unwrap_or_else(|e| panic!("{} ({}): {e}", s.name, s.protocol.as_str()))
+}
+
+/// Runs `f` over `jobs` on as many threads as the machine has cores and
+/// returns the results in job order. `cargo test` already runs test
+/// functions in parallel; this spreads the work of one long test too.
+pub fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(jobs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
+    std::thread::scope(|sc| {
+        for _ in 0..threads {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= jobs.len() {
+                    break;
+                }
+                let r = f(&jobs[i]);
+                out.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    out.into_inner().unwrap().into_iter().map(|r| r.unwrap()).collect()
+}

@@ -1,0 +1,239 @@
+//! Packet conservation and completion for every shipped scenario under
+//! every packet-level protocol, with the engine's delivery audit on, and
+//! the exactness of the ideal FCT for a lone flow.
+//!
+//! Properties (PROTOCOLS.md sections 1 and 2):
+//! * every data packet a host puts on its NIC is, when the run stops,
+//!   delivered, dropped at exactly one hop, or still in the network;
+//! * control packets dropped or left in flight are among those sent;
+//! * every flow completes and the run stops because all flows are done;
+//! * the audit (RunOptions::audit) checks each completed flow received
+//!   exactly its size in distinct payload bytes with correct packet sizes;
+//! * slowdown = FCT / OPT >= 1, since OPT is the flow alone in an empty
+//!   network computed with the same forwarding rules (section 2);
+//! * a lone flow whose sender keeps its NIC busy has slowdown exactly 1.
+
+mod common;
+
+use common::{load, par_map, run_ok, scenarios_dir};
+use dcsim_core::ids::NodeId;
+use dcsim_core::metrics::Counters;
+use dcsim_core::net::topology::build;
+use dcsim_core::net::Switching;
+use dcsim_core::scenario::ProtocolName;
+use dcsim_core::sim::StopReason;
+use dcsim_core::workload::MatrixSpec;
+use dcsim_core::{RunOptions, RunOutput, Scenario};
+
+/// Payload bytes per full packet and header bytes per packet (section 1:
+/// MTU 1500 B on the wire, 1460 B payload).
+const MSS: u64 = 1460;
+const HEADER: u64 = 40;
+
+const PACKET_PROTOCOLS: [ProtocolName; 4] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp];
+
+/// Makes a shipped scenario small enough for a conservation check. The
+/// properties hold for every run, so the run only needs to exercise every
+/// code path of the scenario's setting: 300 open-loop flows (at the
+/// scenarios' loads, enough for queues to build, drop, and retransmit:
+/// the checks below fail on a single lost packet), or closed-loop requests
+/// of 2,000 packets over at most 10 senders (still many times a 36 KB or
+/// 225 KB buffer, so incast drops and timeouts happen).
+fn shrink(mut s: Scenario) -> Scenario {
+    match &mut s.workload.matrix {
+        MatrixSpec::Incast { senders, request_bytes, request_packets, requests, .. } => {
+            *senders = (*senders).min(10);
+            *request_bytes = None;
+            *request_packets = Some(2000);
+            *requests = (*requests).min(2);
+        }
+        MatrixSpec::QueryAggregation { queries, .. } => {
+            *queries = (*queries).min(3);
+        }
+        _ => s.workload.flows = s.workload.flows.min(300),
+    }
+    s.validate().unwrap_or_else(|e| panic!("{}: shrunk scenario invalid: {e}", s.name));
+    s
+}
+
+/// Every `*.json` scenario file except the JSON Schema, with its contents.
+fn shipped_scenarios() -> Vec<(String, Scenario)> {
+    let dir = scenarios_dir();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !path.is_file() || !name.ends_with(".json") || name.ends_with(".schema.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let s = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
+        out.push((name, s));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The checks of one run; returns the violations found.
+fn check(o: &RunOutput) -> Vec<String> {
+    let mut bad = Vec::new();
+    let c: &Counters = &o.counters;
+    if o.stop != StopReason::AllFlowsDone {
+        bad.push(format!("stopped with {:?}, not AllFlowsDone", o.stop));
+    }
+    let unfinished = o.records.iter().filter(|r| r.end.is_none()).count();
+    if unfinished > 0 || o.summary.completed != o.records.len() as u64 {
+        bad.push(format!("{unfinished} of {} flows unfinished (summary.completed {})", o.records.len(), o.summary.completed));
+    }
+    if o.records.is_empty() {
+        bad.push("no flows".into());
+    }
+    // Conservation of data packets and of their wire bytes.
+    let dropped: u64 = c.data_dropped.iter().sum();
+    if c.data_sent != c.data_delivered + dropped + c.data_in_flight {
+        bad.push(format!("data packets: sent {} != delivered {} + dropped {} (by hop {:?}) + in flight {}", c.data_sent, c.data_delivered, dropped, c.data_dropped, c.data_in_flight));
+    }
+    if c.data_bytes_sent != c.data_bytes_delivered + c.data_bytes_dropped + c.data_bytes_in_flight {
+        bad.push(format!(
+            "data bytes: sent {} != delivered {} + dropped {} + in flight {}",
+            c.data_bytes_sent, c.data_bytes_delivered, c.data_bytes_dropped, c.data_bytes_in_flight
+        ));
+    }
+    let cdrop: u64 = c.control_dropped.iter().sum();
+    if cdrop + c.control_in_flight > c.control_sent {
+        bad.push(format!("control: dropped {cdrop} + in flight {} > sent {}", c.control_in_flight, c.control_sent));
+    }
+    // Every completed flow needs at least its own packets delivered:
+    // ceil(size / 1460) packets of size + 40 B header each (section 1).
+    let need_pkts: u64 = o.records.iter().map(|r| r.size.div_ceil(MSS)).sum();
+    let need_bytes: u64 = o.records.iter().map(|r| r.size + HEADER * r.size.div_ceil(MSS)).sum();
+    if c.data_delivered < need_pkts || c.data_bytes_delivered < need_bytes {
+        bad.push(format!(
+            "delivered {} packets / {} B, but the flows need at least {need_pkts} packets / {need_bytes} B",
+            c.data_delivered, c.data_bytes_delivered
+        ));
+    }
+    // OPT is a lower bound (section 2: slowdown >= 1).
+    let below: Vec<String> = o
+        .records
+        .iter()
+        .filter_map(|r| r.slowdown().filter(|&s| s < 1.0 - 1e-9).map(|s| format!("flow {} slowdown {s}", r.id)))
+        .take(5)
+        .collect();
+    if !below.is_empty() {
+        bad.push(format!("slowdown below 1: {}", below.join(", ")));
+    }
+    bad
+}
+
+#[test]
+fn every_scenario_conserves_packets_and_completes_under_every_packet_protocol() {
+    let scenarios = shipped_scenarios();
+    assert!(scenarios.len() >= 5, "expected the shipped scenarios in {}, found {}", scenarios_dir().display(), scenarios.len());
+    let mut jobs = Vec::new();
+    for (file, s) in &scenarios {
+        for p in PACKET_PROTOCOLS {
+            let mut s = shrink(s.clone());
+            s.protocol = p;
+            jobs.push((file.clone(), s));
+        }
+    }
+    let results = par_map(&jobs, |(file, s)| {
+        let t = std::time::Instant::now();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_ok(s, RunOptions { trace: false, audit: true })));
+        let label = format!("{file} / {}", s.protocol.as_str());
+        match r {
+            Ok(o) => {
+                eprintln!(
+                    "{label}: {} flows, sent {} delivered {} dropped {:?} in flight {}, control sent {} ({:.2} s)",
+                    o.records.len(),
+                    o.counters.data_sent,
+                    o.counters.data_delivered,
+                    o.counters.data_dropped,
+                    o.counters.data_in_flight,
+                    o.counters.control_sent,
+                    t.elapsed().as_secs_f64()
+                );
+                check(&o).into_iter().map(|b| format!("{label}: {b}")).collect::<Vec<_>>()
+            }
+            Err(e) => {
+                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                vec![format!("{label}: run panicked (audit or engine assertion): {msg}")]
+            }
+        }
+    });
+    let failures: Vec<String> = results.into_iter().flatten().collect();
+    assert!(failures.is_empty(), "{} violation(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// A one-flow scenario on the default leaf-spine (9 racks x 16 hosts,
+/// 10/40 Gbps, 200 ns links): incast with one sender of 100 packets to a
+/// fixed receiver; the seed picks the sender.
+fn lone_flow(seed: u64, switching: Switching) -> Scenario {
+    let mut s = Scenario::from_json(
+        r#"{"name":"test-lone-flow","topology":{"kind":"leaf_spine"},
+            "workload":{"matrix":{"kind":"incast","senders":1,"request_packets":100,"receiver":143}}}"#,
+    )
+    .unwrap();
+    s.seed = seed;
+    s.switching = switching;
+    s
+}
+
+/// The first seed whose lone flow is inter-rack (or intra-rack): found with
+/// the flow-level protocol, which draws endpoints from the same stream.
+fn seed_for(inter_rack: bool) -> u64 {
+    let base = lone_flow(1, Switching::StoreAndForward);
+    let net = build(&base.topology);
+    (1..2000)
+        .find(|&seed| {
+            let mut s = lone_flow(seed, Switching::StoreAndForward);
+            s.protocol = ProtocolName::Ideal;
+            let o = run_ok(&s, RunOptions::default());
+            let r = &o.records[0];
+            (net.rack_of(NodeId(r.src)) != net.rack_of(NodeId(r.dst))) == inter_rack
+        })
+        .expect("some seed places the sender as wanted")
+}
+
+#[test]
+fn lone_flow_has_slowdown_exactly_one() {
+    // OPT is computed with the same forwarding rules as the simulation
+    // (PROTOCOLS.md section 2; net/ideal.rs), and a lone sender with
+    // initCwnd 12 (pFabric Table 1: about one BDP; the inter-rack RTT here
+    // is about 5 us, 4 packets at 10 Gbps) keeps its NIC busy from the
+    // first packet to the last, so FCT == OPT up to float rounding.
+    let mut failures = Vec::new();
+    for inter_rack in [true, false] {
+        let seed = seed_for(inter_rack);
+        for switching in [Switching::StoreAndForward, Switching::CutThrough] {
+            for p in [ProtocolName::Pfabric, ProtocolName::Tcp, ProtocolName::Dctcp] {
+                let mut s = lone_flow(seed, switching);
+                s.protocol = p;
+                let o = run_ok(&s, RunOptions { trace: false, audit: true });
+                assert_eq!(o.records.len(), 1);
+                let r = &o.records[0];
+                let sl = r.slowdown();
+                let label = format!("{} {:?} {} (seed {seed}, {} -> {})", p.as_str(), switching, if inter_rack { "inter-rack" } else { "intra-rack" }, r.src, r.dst);
+                eprintln!("lone flow {label}: fct {:?} ideal {:?} slowdown {:?}, data sent {}", r.fct(), r.ideal, sl, o.counters.data_sent);
+                match sl {
+                    Some(x) if (x - 1.0).abs() <= 1e-9 => {}
+                    _ => failures.push(format!("{label}: slowdown {sl:?}, fct {:?}, ideal {:?}", r.fct(), r.ideal)),
+                }
+                // Alone in the network nothing is lost, so nothing is resent.
+                if o.counters.data_sent != 100 || o.counters.data_dropped.iter().sum::<u64>() != 0 {
+                    failures.push(format!("{label}: sent {} data packets for a 100-packet flow, dropped {:?}", o.counters.data_sent, o.counters.data_dropped));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn shipped_scenarios_load() {
+    // The paper tests load these by name; keep them parseable.
+    for n in ["websearch-leaf-spine", "datamining-leaf-spine", "incast", "pfabric-probe-mode", "pfabric-seamless-switching"] {
+        let _ = load(n);
+    }
+}
