@@ -1,0 +1,113 @@
+//! End-to-end tests of the `dcsim` binary: what a person typing commands
+//! sees, including the errors for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn dcsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dcsim")).args(args).output().expect("dcsim runs")
+}
+
+fn scenario(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name);
+    p.to_str().unwrap().to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dcsim-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Runs and expects failure with every `needle` in the error message.
+fn fails_with(args: &[&str], needles: &[&str]) {
+    let o = dcsim(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{args:?} should fail");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: error `{err}` does not mention `{n}`");
+    }
+}
+
+#[test]
+fn bad_input_names_the_field_and_the_reason() {
+    let ws = scenario("websearch-leaf-spine.json");
+    fails_with(&["run", &ws, "--load", "-0.2"], &["workload.load", "(0, 1]", "-0.2"]);
+    fails_with(&["run", &ws, "--load", "1.5"], &["workload.load", "(0, 1]"]);
+    fails_with(&["run", &ws, "--flows", "0"], &["workload.flows", "at least 1"]);
+    fails_with(&["run", &ws, "--flows", "1000000000000"], &["workload.flows", "limit"]);
+    fails_with(&["run", &ws, "--protocol", "quic"], &["unknown protocol", "quic", "pfabric"]);
+    fails_with(&["run", "/nonexistent/x.json"], &["cannot read"]);
+
+    let zero_hosts = tmp("zero-hosts.json");
+    std::fs::write(&zero_hosts, r#"{"name":"z","topology":{"kind":"single_rack","hosts":0}}"#).unwrap();
+    fails_with(&["run", zero_hosts.to_str().unwrap()], &["topology.hosts", "at least 2"]);
+
+    let malformed = tmp("malformed.json");
+    std::fs::write(&malformed, "{\"name\": \"m\",\n \"seed\": }").unwrap();
+    fails_with(&["run", malformed.to_str().unwrap()], &["malformed.json", "line 2"]);
+
+    let typo = tmp("typo.json");
+    std::fs::write(&typo, r#"{"name":"t","workload":{"flow":10}}"#).unwrap();
+    fails_with(&["run", typo.to_str().unwrap()], &["unknown field", "flow"]);
+
+    let bad_sweep = scenario("websearch-leaf-spine.json");
+    fails_with(&["sweep", &bad_sweep, "--protocols", "pfabric", "--loads", "0.5,2"], &["workload.load", "load 2"]);
+}
+
+#[test]
+fn run_writes_csvs_with_the_documented_columns_and_identical_bytes() {
+    let ws = scenario("websearch-leaf-spine.json");
+    let (f1, s1, f2, s2) = (tmp("f1.csv"), tmp("s1.csv"), tmp("f2.csv"), tmp("s2.csv"));
+    for (f, s) in [(&f1, &s1), (&f2, &s2)] {
+        let o = dcsim(&["run", &ws, "--flows", "200", "--load", "0.5", "--seed", "7", "-q", "--flows-csv", f.to_str().unwrap(), "--summary-csv", s.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let flows = std::fs::read_to_string(&f1).unwrap();
+    let mut lines = flows.lines();
+    assert_eq!(lines.next().unwrap(), "flow_id,src,dst,size_bytes,start_us,end_us,fct_us,ideal_fct_us,slowdown,deadline_us,met_deadline,tenant,request");
+    assert_eq!(lines.count(), 200);
+    let summary = std::fs::read_to_string(&s1).unwrap();
+    let mut rows = summary.lines();
+    assert!(rows.next().unwrap().starts_with("scenario,protocol,load,seed,flows,mean_slowdown,p99_slowdown,afct_us,nfct,drop_rate,"));
+    let row = rows.next().unwrap();
+    assert!(row.starts_with("websearch-leaf-spine,pfabric,0.5,7,200,"), "{row}");
+    assert_eq!(rows.next(), None);
+    assert_eq!(std::fs::read(&f1).unwrap(), std::fs::read(&f2).unwrap());
+    assert_eq!(std::fs::read(&s1).unwrap(), std::fs::read(&s2).unwrap());
+}
+
+#[test]
+fn sweep_runs_every_point_into_one_csv() {
+    let ws = scenario("websearch-leaf-spine.json");
+    let out = tmp("sweep.csv");
+    let o = dcsim(&["sweep", &ws, "--protocols", "pfabric,dctcp", "--loads", "0.3,0.5", "--flows", "150", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4);
+    // Points come out in grid order whatever order the threads finished in.
+    let keys: Vec<String> = rows.iter().map(|r| r.split(',').take(3).collect::<Vec<_>>().join(",")).collect();
+    assert_eq!(keys, ["websearch-leaf-spine,pfabric,0.3", "websearch-leaf-spine,pfabric,0.5", "websearch-leaf-spine,dctcp,0.3", "websearch-leaf-spine,dctcp,0.5"]);
+}
+
+#[test]
+fn the_checked_in_schema_is_the_generated_one() {
+    let o = dcsim(&["schema"]);
+    assert!(o.status.success());
+    let checked_in = std::fs::read_to_string(scenario("scenario.schema.json")).unwrap();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), checked_in, "run `dcsim schema > scenarios/scenario.schema.json`");
+}
+
+#[test]
+fn bench_reports_events_rate_wall_time_and_memory() {
+    let o = dcsim(&["bench", "--filter", "incast", "--scenarios", &scenario("")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let row = text.lines().find(|l| l.starts_with("incast-pfabric")).expect("incast row");
+    let cols: Vec<f64> = row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect();
+    // events, events/s, wall s, peak MB, mean slowdown: all positive.
+    assert_eq!(cols.len(), 5);
+    assert!(cols.iter().all(|&c| c > 0.0), "{row}");
+}
