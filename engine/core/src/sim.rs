@@ -65,8 +65,12 @@ struct PortState {
     /// Serialization picoseconds per byte when that is a whole number
     /// (10 Gbps: 800), else 0 and the exact division is used.
     ps_per_byte: u64,
-    /// Round-robin pointer for spraying out of this port's node.
-    spray_next: u32,
+    /// Copies of the static port fields the per-packet path reads, so one
+    /// port's hot state sits together: link delay, far node, and whether
+    /// the far node is a switch (cut-through applies).
+    delay: SimTime,
+    peer: NodeId,
+    peer_is_switch: bool,
 }
 
 /// Why a run stopped.
@@ -125,6 +129,8 @@ pub struct Simulation<P: Protocol> {
     /// Pending-bytes samples over time.
     pub samples: Vec<Sample>,
     spray: SimRng,
+    /// Round-robin spraying pointer per node.
+    spray_next: Vec<u32>,
     proto_rng: SimRng,
     actions: Vec<Action<P::Timer>>,
     /// The trace stream.
@@ -144,10 +150,21 @@ impl<P: Protocol> Simulation<P> {
             .map(|i| {
                 let bps = net.ports[i].rate.bps();
                 let ps_per_byte = if 8_000_000_000_000 % bps == 0 { 8_000_000_000_000 / bps } else { 0 };
-                PortState { queue: queue_for(&net, PortId(i as u32)), busy_until: SimTime::ZERO, tx_pending: false, wire: VecDeque::new(), ps_per_byte, spray_next: 0 }
+                let spec = &net.ports[i];
+                PortState {
+                    queue: queue_for(&net, PortId(i as u32)),
+                    busy_until: SimTime::ZERO,
+                    tx_pending: false,
+                    wire: VecDeque::new(),
+                    ps_per_byte,
+                    delay: spec.delay,
+                    peer: spec.peer,
+                    peer_is_switch: !net.is_host(spec.peer),
+                }
             })
             .collect();
         let total_flows = generator.total_flows();
+        let n_nodes = net.nodes.len();
         let mut sim = Simulation {
             now: SimTime::ZERO,
             events: EventList::default(),
@@ -165,6 +182,7 @@ impl<P: Protocol> Simulation<P> {
             pending_bytes: 0,
             samples: Vec::new(),
             spray: SimRng::new(cfg.seed, Stream::Spraying),
+            spray_next: vec![0; n_nodes],
             proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
             actions: Vec::new(),
             trace: Trace::default(),
@@ -383,10 +401,9 @@ impl<P: Protocol> Simulation<P> {
             n => match self.cfg.load_balancing {
                 LoadBalancing::Spray => {
                     // Round robin per switch (the pHost authors' simulator:
-                    // `spray_counter++ % 4`), kept on the switch's first port.
-                    let first = self.net.nodes[node.idx()].ports[0].idx();
-                    let k = self.ports[first].spray_next;
-                    self.ports[first].spray_next = k.wrapping_add(1);
+                    // `spray_counter++ % 4`).
+                    let k = self.spray_next[node.idx()];
+                    self.spray_next[node.idx()] = k.wrapping_add(1);
                     hops[(k % n as u32) as usize]
                 }
                 LoadBalancing::SprayRandom => hops[self.spray.below(n as u32) as usize],
@@ -402,8 +419,18 @@ impl<P: Protocol> Simulation<P> {
             self.proto.on_port_enqueue(port, &mut p, &mut io);
             self.apply_actions();
         }
-        let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
         let st = &mut self.ports[port.idx()];
+        // Fast path: an idle port with an empty buffer sends the arrival at
+        // once, which is what every discipline would do (an empty queue
+        // marks nothing and every buffer holds at least one MTU).
+        if !st.tx_pending && st.busy_until <= self.now && st.queue.is_empty() && p.size as u64 <= st.queue.limit() {
+            if self.trace.enabled {
+                self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
+            }
+            self.transmit(port, p);
+            return;
+        }
+        let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
         let out = st.queue.enqueue(p);
         self.queue_bytes[port.idx()] = st.queue.bytes();
         if self.trace.enabled {
@@ -452,10 +479,17 @@ impl<P: Protocol> Simulation<P> {
 
     /// Begins sending the next queued packet; the port must be idle.
     fn start_tx(&mut self, port: PortId) {
+        let st = &mut self.ports[port.idx()];
+        let Some(p) = st.queue.dequeue() else { return };
+        self.queue_bytes[port.idx()] = st.queue.bytes();
+        self.transmit(port, p);
+    }
+
+    /// Puts `p` on the wire of an idle port.
+    fn transmit(&mut self, port: PortId, mut p: Packet) {
         let ser = |sim: &Self, b| sim.serialization(port, b);
-        let Some(mut p) = self.ports[port.idx()].queue.dequeue() else { return };
-        let spec = &self.net.ports[port.idx()];
-        let (delay, peer_is_switch) = (spec.delay, spec.peer.0 >= self.net.n_hosts);
+        let st = &self.ports[port.idx()];
+        let (delay, peer_is_switch) = (st.delay, st.peer_is_switch);
         let end = (self.now + ser(self, p.size)).max(p.ready_at);
         let arrive = if self.cfg.switching == Switching::CutThrough && peer_is_switch {
             // The peer sees the header after its serialization; it cannot
@@ -466,15 +500,14 @@ impl<P: Protocol> Simulation<P> {
         };
         p.ready_at = end + delay;
         p.hops = p.hops.saturating_add(1);
-        let st = &mut self.ports[port.idx()];
-        self.queue_bytes[port.idx()] = st.queue.bytes();
-        st.busy_until = end;
-        if st.wire.is_empty() {
-            self.events.push(arrive, Event::Arrive(port));
-        }
         if self.trace.enabled {
             let qb = self.queue_bytes[port.idx()];
             self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb });
+        }
+        let st = &mut self.ports[port.idx()];
+        st.busy_until = end;
+        if st.wire.is_empty() {
+            self.events.push(arrive, Event::Arrive(port));
         }
         st.wire.push_back((arrive, p));
         if !st.queue.is_empty() {
@@ -489,7 +522,7 @@ impl<P: Protocol> Simulation<P> {
         if let Some(&(next, _)) = st.wire.front() {
             self.events.push(next, Event::Arrive(port));
         }
-        let node = self.net.ports[port.idx()].peer;
+        let node = st.peer;
         if node == p.dst {
             if self.net.is_host(node) {
                 if p.kind.is_data() {

@@ -99,7 +99,8 @@ pub struct Network {
     /// topology here); the rate loads and ideal FCTs are computed from.
     pub host_rate: Rate,
     /// Candidate next-hop ports per (switch, destination host): flat table,
-    /// `route_index[node * n_hosts + dst] = (start, count)` into `route_ports`.
+    /// `route_index[(switch - n_hosts) * n_hosts + dst] = (start, count)` into
+    /// `route_ports` (hosts never forward, so they have no rows).
     #[serde(skip)]
     route_index: Vec<(u32, u32)>,
     #[serde(skip)]
@@ -120,7 +121,8 @@ impl Network {
     /// The equal-cost output ports at `node` towards host `dst`.
     #[inline]
     pub fn next_hops(&self, node: NodeId, dst: NodeId) -> &[PortId] {
-        let (s, c) = self.route_index[node.idx() * self.n_hosts as usize + dst.idx()];
+        let h = self.n_hosts as usize;
+        let (s, c) = self.route_index[(node.idx() - h) * h + dst.idx()];
         &self.route_ports[s as usize..(s + c) as usize]
     }
     /// Rack (ToR group) of a host.
@@ -151,7 +153,7 @@ impl Network {
     fn compute_routes(&mut self) {
         let n = self.nodes.len();
         let h = self.n_hosts as usize;
-        self.route_index = vec![(0, 0); n * h];
+        self.route_index = vec![(0, 0); (n - h) * h];
         self.route_ports.clear();
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
@@ -185,7 +187,7 @@ impl Network {
                     }
                 }
                 let count = self.route_ports.len() as u32 - start;
-                self.route_index[node * h + dst] = (start, count);
+                self.route_index[(node - h) * h + dst] = (start, count);
             }
         }
     }

@@ -85,6 +85,15 @@ impl Queue {
             Queue::PFabric(q) => q.bytes(),
         }
     }
+    /// Buffer limit in bytes.
+    #[inline]
+    pub fn limit(&self) -> u64 {
+        match self {
+            Queue::Fifo(q) => q.limit,
+            Queue::StrictPriority(q) => q.limit,
+            Queue::PFabric(q) => q.limit,
+        }
+    }
     /// Packets buffered.
     pub fn len(&self) -> usize {
         match self {

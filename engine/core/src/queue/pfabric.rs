@@ -18,16 +18,22 @@
 use super::{DropReason, EnqueueOutcome};
 use crate::packet::Packet;
 
+/// A buffered packet as the scans see it.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    rank: u64,
+    flow: u32,
+    slot: u32,
+}
+
 /// pFabric's priority queue with priority dropping.
 #[derive(Clone, Debug)]
 pub struct PFabricQueue {
     /// Packet storage; `free` lists the unused slots.
     slots: Vec<Packet>,
-    free: Vec<u16>,
+    free: Vec<u32>,
     /// In arrival order: each buffered packet's rank, flow and slot.
-    ranks: Vec<u64>,
-    flows: Vec<u32>,
-    order: Vec<u16>,
+    order: Vec<Entry>,
     bytes: u64,
     /// Buffer limit in bytes (36 KB in pFabric's Table 1).
     pub limit: u64,
@@ -39,8 +45,6 @@ impl PFabricQueue {
         PFabricQueue {
             slots: Vec::with_capacity(32),
             free: Vec::with_capacity(32),
-            ranks: Vec::with_capacity(32),
-            flows: Vec::with_capacity(32),
             order: Vec::with_capacity(32),
             bytes: 0,
             limit,
@@ -48,8 +52,7 @@ impl PFabricQueue {
     }
     fn push(&mut self, p: Packet) {
         self.bytes += p.size as u64;
-        self.ranks.push(p.rank);
-        self.flows.push(p.flow.0);
+        let (rank, flow) = (p.rank, p.flow.0);
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s as usize] = p;
@@ -57,17 +60,15 @@ impl PFabricQueue {
             }
             None => {
                 self.slots.push(p);
-                (self.slots.len() - 1) as u16
+                (self.slots.len() - 1) as u32
             }
         };
-        self.order.push(slot);
+        self.order.push(Entry { rank, flow, slot });
     }
     fn remove(&mut self, i: usize) -> Packet {
-        self.ranks.remove(i);
-        self.flows.remove(i);
-        let slot = self.order.remove(i);
-        self.free.push(slot);
-        let p = self.slots[slot as usize];
+        let e = self.order.remove(i);
+        self.free.push(e.slot);
+        let p = self.slots[e.slot as usize];
         self.bytes -= p.size as u64;
         p
     }
@@ -79,12 +80,12 @@ impl PFabricQueue {
         }
         // Victims: buffered packets strictly less urgent than the arrival,
         // least urgent first, the latest arrival first among ties.
-        let mut order: Vec<usize> = (0..self.ranks.len()).filter(|&i| self.ranks[i] > p.rank).collect();
-        order.sort_unstable_by(|&a, &b| self.ranks[b].cmp(&self.ranks[a]).then(b.cmp(&a)));
+        let mut order: Vec<usize> = (0..self.order.len()).filter(|&i| self.order[i].rank > p.rank).collect();
+        order.sort_unstable_by(|&a, &b| self.order[b].rank.cmp(&self.order[a].rank).then(b.cmp(&a)));
         let mut freed = 0u64;
         let mut take = 0;
         while freed < need && take < order.len() {
-            freed += self.slots[self.order[order[take]] as usize].size as u64;
+            freed += self.slots[self.order[order[take]].slot as usize].size as u64;
             take += 1;
         }
         if freed < need {
@@ -103,16 +104,16 @@ impl PFabricQueue {
         }
         // Most urgent packet: lowest rank, earliest arrival among ties.
         let mut best = 0;
-        let mut best_rank = self.ranks[0];
-        for (i, &r) in self.ranks.iter().enumerate().skip(1) {
-            if r < best_rank {
+        let mut best_rank = self.order[0].rank;
+        for (i, e) in self.order.iter().enumerate().skip(1) {
+            if e.rank < best_rank {
                 best = i;
-                best_rank = r;
+                best_rank = e.rank;
             }
         }
         // The earliest-arrived packet of that flow.
-        let flow = self.flows[best];
-        let first = self.flows[..best].iter().position(|&f| f == flow).unwrap_or(best);
+        let flow = self.order[best].flow;
+        let first = self.order[..best].iter().position(|e| e.flow == flow).unwrap_or(best);
         Some(self.remove(first))
     }
     pub(super) fn bytes(&self) -> u64 {
@@ -122,7 +123,7 @@ impl PFabricQueue {
         self.order.len()
     }
     pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.order.iter().map(|&s| &self.slots[s as usize])
+        self.order.iter().map(|e| &self.slots[e.slot as usize])
     }
 }
 
