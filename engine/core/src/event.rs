@@ -6,25 +6,29 @@
 //!
 //! Almost every event of a packet simulation falls within tens of
 //! microseconds of now (the next hop, the end of a transmission), so the
-//! list is a timing wheel: 2^14 buckets of 2^12 ps (4.1 ns) cover the next
-//! 67 us, a bitmap marks the non-empty buckets, and only the bucket being
-//! drained is kept sorted by (time, insertion). Later events (long
-//! timeouts) wait in a binary heap and are compared against the wheel on
-//! every pop. Time never goes backwards: no event is scheduled before the
-//! last one popped.
+//! list is a timing wheel: 2^10 buckets of 2^13 ps (8.2 ns) cover the next
+//! 8.4 us, a bitmap marks the non-empty buckets, and only the bucket being
+//! drained is kept sorted by (time, insertion). Later events (timeouts)
+//! wait in a binary heap and are compared against the wheel on every pop.
+//! Time never goes backwards: no event is scheduled before the last one
+//! popped.
+//!
+//! The sizes were measured (web search, pFabric, 10,000 flows, these
+//! machines): the wheel must stay small enough to live in cache; 2^10 x
+//! 8.2 ns ran in 17.6 s, 2^14 x 4.1 ns in 20.0 s, a binary heap alone in
+//! 25.7 s, a radix heap no faster than the binary heap.
 
 use crate::units::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-const SHIFT: u32 = 12;
-const BUCKETS: usize = 1 << 14;
+const SHIFT: u32 = 13;
+const BUCKETS: usize = 1 << 10;
 const MASK: u64 = BUCKETS as u64 - 1;
 
-/// An event with its key: time in the high 64 bits, insertion sequence in
-/// the low 64, so one integer comparison orders by (time, insertion).
+/// An event with its key (time, insertion sequence).
 struct Entry<E> {
-    key: u128,
+    key: (u64, u64),
     event: E,
 }
 
@@ -47,8 +51,8 @@ impl<E> Ord for Entry<E> {
 }
 
 #[inline]
-fn key(time: u64, seq: u64) -> u128 {
-    (time as u128) << 64 | seq as u128
+fn key(time: u64, seq: u64) -> (u64, u64) {
+    (time, seq)
 }
 
 /// A priority queue of events ordered by (time, insertion order).
@@ -154,12 +158,12 @@ impl<E> EventList<E> {
                     self.occupied[i / 64] &= !(1 << (i % 64));
                 }
                 self.len -= 1;
-                return Some((SimTime((e.key >> 64) as u64), e.event));
+                return Some((SimTime(e.key.0), e.event));
             }
         }
         let e = self.overflow.pop()?;
         self.len -= 1;
-        let t = (e.key >> 64) as u64;
+        let t = e.key.0;
         // The overflow event is earlier than anything on the wheel, so the
         // wheel's events stay inside the window from the new cursor.
         self.cursor = t >> SHIFT;
@@ -177,7 +181,7 @@ impl<E> EventList<E> {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => a.or(b)?,
         };
-        Some(SimTime((k >> 64) as u64))
+        Some(SimTime(k.0))
     }
     /// Number of pending events.
     pub fn len(&self) -> usize {

@@ -44,7 +44,9 @@ pub struct WindowHeader {
 pub struct RcpHeader {
     /// On data: the smallest fair-share rate along the path so far, in bits
     /// per second; each switch lowers it to its own rate. On ACKs: echoed.
-    pub rate_bps: f64,
+    /// Single precision (7 significant digits) is plenty for a rate and
+    /// keeps the header, and so every packet, small.
+    pub rate_bps: f32,
     /// On ACKs: the cumulative ACK.
     pub cum_ack: u32,
     /// On ACKs: the packet acknowledged.
@@ -84,8 +86,9 @@ pub struct Packet {
     pub dst: NodeId,
     /// Data: packet index within the flow. ACK: see the header.
     pub seq: u32,
-    /// Bytes on the wire, headers included.
-    pub size: u32,
+    /// Bytes on the wire, headers included (at most 65,535: packets are
+    /// MTU-sized; 16 bits keep a packet within one cache line).
+    pub size: u16,
     /// What kind of packet this is.
     pub kind: PacketKind,
     /// Sub-queue for `strict_priority` ports: 0 is served first.
@@ -110,6 +113,8 @@ pub struct Packet {
 impl Packet {
     /// A packet with the common fields set and the rest zero.
     pub fn new(flow: FlowId, src: NodeId, dst: NodeId, kind: PacketKind, seq: u32, size: u32) -> Self {
+        debug_assert!(size <= u16::MAX as u32, "packet of {size} bytes");
+        let size = size as u16;
         Packet {
             flow,
             src,
@@ -125,5 +130,14 @@ impl Packet {
             ready_at: SimTime::ZERO,
             header: Header::None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_packet_fits_one_cache_line() {
+        // Packets are copied at every hop: keep them at 64 bytes.
+        assert!(std::mem::size_of::<super::Packet>() <= 64, "{}", std::mem::size_of::<super::Packet>());
     }
 }

@@ -490,7 +490,7 @@ impl<P: Protocol> Simulation<P> {
         let ser = |sim: &Self, b| sim.serialization(port, b);
         let st = &self.ports[port.idx()];
         let (delay, peer_is_switch) = (st.delay, st.peer_is_switch);
-        let end = (self.now + ser(self, p.size)).max(p.ready_at);
+        let end = (self.now + ser(self, p.size as u32)).max(p.ready_at);
         let arrive = if self.cfg.switching == Switching::CutThrough && peer_is_switch {
             // The peer sees the header after its serialization; it cannot
             // finish forwarding before the last bit arrives (ready_at).
@@ -551,7 +551,7 @@ impl<P: Protocol> Simulation<P> {
         if self.audit[f][w] & (1 << b) == 0 {
             self.audit[f][w] |= 1 << b;
             let size = self.records[f].size;
-            assert_eq!(p.size, crate::units::data_packet_wire_size(size, p.seq), "audit: flow {} packet {} has the wrong size", f, p.seq);
+            assert_eq!(p.size as u32, crate::units::data_packet_wire_size(size, p.seq), "audit: flow {} packet {} has the wrong size", f, p.seq);
             self.audit_bytes[f] += crate::units::data_packet_payload(size, p.seq) as u64;
         }
     }

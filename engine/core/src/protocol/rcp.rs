@@ -121,7 +121,7 @@ impl Rcp {
         let size = data_packet_wire_size(s.size, seq);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
         p.sent_at = io.now;
-        p.header = Header::Rcp(RcpHeader { rate_bps: f64::INFINITY, cum_ack: 0, sack: 0 });
+        p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
         io.send(p);
         if s.rto_deadline == SimTime::NEVER {
             s.rto_deadline = io.now + SimTime::from_us_f64(self.p.rto_us);
@@ -219,7 +219,7 @@ impl Protocol for Rcp {
                     s.rto_deadline = io.now + rto;
                 }
                 if h.rate_bps.is_finite() {
-                    s.rate_bps = h.rate_bps;
+                    s.rate_bps = h.rate_bps as f64;
                 }
                 if !s.pacing {
                     self.pace(flow, io);
@@ -288,7 +288,7 @@ impl Protocol for Rcp {
         let st = &mut self.ports[port.idx()];
         st.input_bytes += p.size as u64;
         if let (PacketKind::Data, Header::Rcp(h)) = (p.kind, &mut p.header) {
-            h.rate_bps = h.rate_bps.min(st.rate_bps);
+            h.rate_bps = h.rate_bps.min(st.rate_bps as f32);
         }
         if !st.armed {
             st.armed = true;
