@@ -157,6 +157,10 @@ impl Network {
         self.route_ports.clear();
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
+        // Identical candidate lists (a ToR's uplinks serve every remote
+        // host) are stored once, so the table stays small enough to cache.
+        let mut seen: std::collections::BTreeMap<Vec<PortId>, u32> = Default::default();
+        let mut cands: Vec<PortId> = Vec::new();
         for dst in 0..h {
             dist.iter_mut().for_each(|d| *d = u32::MAX);
             dist[dst] = 0;
@@ -179,15 +183,19 @@ impl Network {
                 }
             }
             for node in h..n {
-                let start = self.route_ports.len() as u32;
+                cands.clear();
                 for &p in &self.nodes[node].ports {
                     let v = self.ports[p.idx()].peer.idx();
                     if dist[v] != u32::MAX && dist[v] + 1 == dist[node] {
-                        self.route_ports.push(p);
+                        cands.push(p);
                     }
                 }
-                let count = self.route_ports.len() as u32 - start;
-                self.route_index[(node - h) * h + dst] = (start, count);
+                let start = *seen.entry(cands.clone()).or_insert_with(|| {
+                    let s = self.route_ports.len() as u32;
+                    self.route_ports.extend_from_slice(&cands);
+                    s
+                });
+                self.route_index[(node - h) * h + dst] = (start, cands.len() as u32);
             }
         }
     }
