@@ -178,6 +178,54 @@ mod tests {
         assert_eq!(flows, vec![1, 4, 3]);
     }
 
+    /// Against a direct transcription of the rules (scan every packet), on
+    /// random arrivals and departures with many ties.
+    #[test]
+    fn matches_the_rules_on_random_traffic() {
+        use crate::rng::{SimRng, Stream};
+        let mut rng = SimRng::new(5, Stream::Protocol);
+        let mut q = PFabricQueue::new(10 * 1500);
+        let mut model: Vec<Packet> = Vec::new(); // arrival order
+        for step in 0..50_000u32 {
+            if rng.below(2) == 0 {
+                let mut p = pkt(rng.below(6), step, rng.below(5) as u64 * 100);
+                p.size = [40u16, 1500, 700][rng.below(3) as usize];
+                let o = q.enqueue(p);
+                // Model: make room by dropping the least urgent, latest first.
+                let need = (model.iter().map(|x| x.size as u64).sum::<u64>() + p.size as u64).saturating_sub(10 * 1500);
+                let mut order: Vec<usize> = (0..model.len()).filter(|&i| model[i].rank > p.rank).collect();
+                order.sort_by(|&a, &b| model[b].rank.cmp(&model[a].rank).then(b.cmp(&a)));
+                let (mut freed, mut take) = (0u64, 0);
+                while freed < need && take < order.len() {
+                    freed += model[order[take]].size as u64;
+                    take += 1;
+                }
+                if need > 0 && freed < need {
+                    assert!(!o.accepted);
+                } else {
+                    assert!(o.accepted);
+                    let mut victims: Vec<usize> = order[..take].to_vec();
+                    victims.sort_by(|a, b| b.cmp(a));
+                    let mut want: Vec<u32> = victims.iter().map(|&i| model.remove(i).seq).collect();
+                    let mut got: Vec<u32> = o.dropped.iter().map(|d| d.0.seq).collect();
+                    want.sort();
+                    got.sort();
+                    assert_eq!(got, want);
+                    model.push(p);
+                }
+            } else {
+                let got = q.dequeue().map(|p| p.seq);
+                let want = (!model.is_empty()).then(|| {
+                    let best = (0..model.len()).min_by_key(|&i| (model[i].rank, i)).unwrap();
+                    let first = model.iter().position(|x| x.flow == model[best].flow).unwrap();
+                    model.remove(first).seq
+                });
+                assert_eq!(got, want);
+            }
+            assert_eq!(q.len(), model.len());
+        }
+    }
+
     #[test]
     fn among_equal_victims_the_latest_arrival_is_dropped() {
         let mut q = PFabricQueue::new(3 * 1500);
