@@ -56,7 +56,7 @@ impl<E> Ord for Far<E> {
 /// A wheel entry: its key, its event, and the next entry of its bucket.
 struct Slot<E> {
     key: (u64, u64),
-    event: Option<E>,
+    event: E,
     next: u32,
 }
 
@@ -78,7 +78,7 @@ pub struct EventList<E> {
     len: usize,
 }
 
-impl<E> Default for EventList<E> {
+impl<E: Copy> Default for EventList<E> {
     fn default() -> Self {
         EventList {
             heads: vec![(NIL, NIL); BUCKETS],
@@ -93,7 +93,7 @@ impl<E> Default for EventList<E> {
     }
 }
 
-impl<E> EventList<E> {
+impl<E: Copy> EventList<E> {
     /// Schedules `event` at `time` (not before the last popped event).
     #[inline]
     pub fn push(&mut self, time: SimTime, event: E) {
@@ -107,7 +107,7 @@ impl<E> EventList<E> {
             self.far.push(Far { key: (t, seq), event });
             return;
         }
-        let slot = Slot { key: (t, seq), event: Some(event), next: NIL };
+        let slot = Slot { key: (t, seq), event, next: NIL };
         let id = match self.free.pop() {
             Some(id) => {
                 self.slots[id as usize] = slot;
@@ -199,8 +199,7 @@ impl<E> EventList<E> {
                 }
                 self.free.push(id);
                 self.len -= 1;
-                let e = self.slots[id as usize].event.take().expect("a live entry");
-                return Some((SimTime(key.0), e));
+                return Some((SimTime(key.0), self.slots[id as usize].event));
             }
         }
         let e = self.far.pop()?;
@@ -211,20 +210,15 @@ impl<E> EventList<E> {
         Some((SimTime(e.key.0), e.event))
     }
 
-    /// The next event, when it is the only one in the first wheel bucket
-    /// and no far event precedes it (for prefetching; `None` otherwise).
+    /// A likely next event: the first entry left in the bucket of the last
+    /// pop, if any (for prefetching only: it may not be the earliest).
     #[inline]
     pub fn upcoming(&self) -> Option<&E> {
-        let abs = self.next_occupied()?;
-        let (head, tail) = self.heads[(abs & MASK) as usize];
-        if head != tail {
+        let (head, _) = self.heads[(self.cursor & MASK) as usize];
+        if head == NIL {
             return None;
         }
-        let s = &self.slots[head as usize];
-        if self.far.peek().is_some_and(|o| o.key < s.key) {
-            return None;
-        }
-        s.event.as_ref()
+        Some(&self.slots[head as usize].event)
     }
 
     /// Time of the earliest event, if any.

@@ -70,8 +70,10 @@ struct PortState {
     /// A `TxDone` event is scheduled (only while a packet waits behind the
     /// one being sent, so an idle path costs one event per hop, not two).
     tx_pending: bool,
-    /// The far node is a switch (cut-through applies).
-    peer_is_switch: bool,
+    /// Cut-through into a switch: the peer sees a packet this long after
+    /// its transmission starts (header serialization plus delay); zero
+    /// when the peer sees whole packets.
+    cut_through_lead: SimTime,
     /// Packets on the wire: (arrival time at the peer, packet).
     wire: VecDeque<(SimTime, Packet)>,
     /// The discipline's buffer.
@@ -164,7 +166,11 @@ impl<P: Protocol> Simulation<P> {
                     ps_per_byte,
                     delay: spec.delay,
                     peer: spec.peer,
-                    peer_is_switch: !net.is_host(spec.peer),
+                    cut_through_lead: if cfg.switching == Switching::CutThrough && !net.is_host(spec.peer) {
+                        spec.rate.serialization(HEADER as u64) + spec.delay
+                    } else {
+                        SimTime::ZERO
+                    },
                 }
             })
             .collect();
@@ -346,6 +352,15 @@ impl<P: Protocol> Simulation<P> {
     }
 
     fn apply_actions(&mut self) {
+        // The common case, one packet out (an ACK, a new data packet).
+        if self.actions.len() == 1 && matches!(self.actions[0], Action::Send(_)) {
+            if let Some(Action::Send(p)) = self.actions.pop() {
+                self.inject(p);
+            }
+            if self.actions.is_empty() {
+                return;
+            }
+        }
         while !self.actions.is_empty() {
             let mut batch = std::mem::take(&mut self.actions);
             for a in batch.drain(..) {
@@ -505,14 +520,13 @@ impl<P: Protocol> Simulation<P> {
 
     /// Puts `p` on the wire of an idle port.
     fn transmit(&mut self, port: PortId, mut p: Packet) {
-        let ser = |sim: &Self, b| sim.serialization(port, b);
         let st = &self.ports[port.idx()];
-        let (delay, peer_is_switch) = (st.delay, st.peer_is_switch);
-        let end = (self.now + ser(self, p.size as u32)).max(p.ready_at);
-        let arrive = if self.cfg.switching == Switching::CutThrough && peer_is_switch {
-            // The peer sees the header after its serialization; it cannot
-            // finish forwarding before the last bit arrives (ready_at).
-            self.now + ser(self, HEADER) + delay
+        let (delay, lead) = (st.delay, st.cut_through_lead);
+        let end = (self.now + self.serialization(port, p.size as u32)).max(p.ready_at);
+        let arrive = if lead != SimTime::ZERO {
+            // Cut-through: the peer sees the header after its serialization;
+            // it cannot finish forwarding before the last bit arrives (ready_at).
+            self.now + lead
         } else {
             end + delay
         };
