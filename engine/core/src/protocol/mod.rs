@@ -18,6 +18,7 @@
 pub mod ideal;
 pub mod params;
 pub mod rcp;
+pub mod scoreboard;
 pub mod window;
 
 pub use params::ProtocolParams;

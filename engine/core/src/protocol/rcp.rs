@@ -17,7 +17,8 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::packet::{Header, Packet, PacketKind, RcpHeader};
 use crate::protocol::params::RcpParams;
 use crate::trace::TraceKind;
-use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
+use super::scoreboard::Scoreboard;
+use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
 
 /// RCP timers.
@@ -31,45 +32,17 @@ pub enum RcpTimer {
     Port(PortId),
 }
 
-const UNSENT: u8 = 0;
-const IN_FLIGHT: u8 = 1;
-const ACKED: u8 = 2;
-const LOST: u8 = 3;
-
 struct Sender {
     src: NodeId,
     dst: NodeId,
     size: u64,
-    n: u32,
-    state: Vec<u8>,
-    snd_una: u32,
-    snd_nxt: u32,
-    retx_ptr: u32,
-    lost: u32,
-    acked: u32,
+    sb: Scoreboard,
     /// Rate learned from the last ACK, bits per second (0: not yet known).
     rate_bps: f64,
     pacing: bool,
     rto_deadline: SimTime,
     rto_armed: Option<SimTime>,
     done: bool,
-}
-
-impl Sender {
-    /// Marks `seq` acknowledged; true if it was not already.
-    fn mark_acked(&mut self, seq: u32) -> bool {
-        match self.state[seq as usize] {
-            ACKED => false,
-            old => {
-                if old == LOST {
-                    self.lost -= 1;
-                }
-                self.state[seq as usize] = ACKED;
-                self.acked += 1;
-                true
-            }
-        }
-    }
 }
 
 /// Per-port RCP state.
@@ -105,19 +78,7 @@ impl Rcp {
 
     fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
         let s = &mut self.senders[flow.idx()];
-        let seq = if s.lost > 0 {
-            while s.state[s.retx_ptr as usize] != LOST {
-                s.retx_ptr += 1;
-            }
-            s.lost -= 1;
-            s.retx_ptr
-        } else if s.snd_nxt < s.n {
-            s.snd_nxt += 1;
-            s.snd_nxt - 1
-        } else {
-            return None;
-        };
-        s.state[seq as usize] = IN_FLIGHT;
+        let seq = s.sb.take_next()?;
         let size = data_packet_wire_size(s.size, seq);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
         p.sent_at = io.now;
@@ -160,18 +121,11 @@ impl Protocol for Rcp {
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<RcpTimer>) {
-        let n = packets_for(f.size);
         self.senders.push(Sender {
             src: f.src,
             dst: f.dst,
             size: f.size,
-            n,
-            state: vec![UNSENT; n as usize],
-            snd_una: 0,
-            snd_nxt: 0,
-            retx_ptr: 0,
-            lost: 0,
-            acked: 0,
+            sb: Scoreboard::new(f.size),
             rate_bps: 0.0,
             pacing: false,
             rto_deadline: SimTime::NEVER,
@@ -202,17 +156,9 @@ impl Protocol for Rcp {
                 if s.done {
                     return;
                 }
-                let mut progress = false;
-                if h.sack < s.n {
-                    progress |= s.mark_acked(h.sack);
-                }
-                while s.snd_una < h.cum_ack.min(s.n) {
-                    progress |= s.mark_acked(s.snd_una);
-                    s.snd_una += 1;
-                }
-                if s.acked == s.n {
+                let progress = s.sb.on_ack(h.cum_ack, h.sack) > 0;
+                if s.sb.done() {
                     s.done = true;
-                    s.state = Vec::new();
                     return;
                 }
                 if progress {
@@ -244,13 +190,7 @@ impl Protocol for Rcp {
                     return;
                 }
                 // Timeout: everything unacknowledged is resent.
-                for seq in s.snd_una..s.snd_nxt {
-                    if s.state[seq as usize] == IN_FLIGHT {
-                        s.state[seq as usize] = LOST;
-                        s.lost += 1;
-                    }
-                }
-                s.retx_ptr = s.snd_una;
+                s.sb.all_in_flight_lost();
                 s.rto_deadline = SimTime::NEVER;
                 io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
                 if s.rate_bps <= 0.0 {

@@ -15,7 +15,8 @@ use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
 use crate::protocol::params::{DctcpParams, PFabricParams, TcpParams};
 use crate::trace::TraceKind;
-use crate::units::{data_packet_payload, data_packet_wire_size, packets_for, SimTime, HEADER};
+use super::scoreboard::Scoreboard;
+use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
 use crate::workload::FlowSpec;
 
 /// How the congestion window reacts.
@@ -120,27 +121,14 @@ impl WindowConfig {
     }
 }
 
-const UNSENT: u8 = 0;
-const IN_FLIGHT: u8 = 1;
-const ACKED: u8 = 2;
-const LOST: u8 = 3;
-
 /// Sender state of one flow.
 #[derive(Debug)]
 pub struct Sender {
     src: NodeId,
     dst: NodeId,
     size: u64,
-    n: u32,
-    /// Per-packet scoreboard; freed when the flow is done.
-    state: Vec<u8>,
-    snd_una: u32,
-    snd_nxt: u32,
-    retx_ptr: u32,
-    lost: u32,
-    /// Packets in flight (sent, not SACKed, not deemed lost).
-    pub pipe: u32,
-    acked_bytes: u64,
+    /// Which packets are in flight, acknowledged, lost.
+    pub sb: Scoreboard,
     /// Congestion window, packets.
     pub cwnd: f64,
     ssthresh: f64,
@@ -231,23 +219,12 @@ impl WindowTransport {
         s.timeouts_in_row = 0;
         let was_probing = s.probe_mode;
         s.probe_mode = false;
-        if !cfg.fixed_rto && h.sack < s.n {
+        if !cfg.fixed_rto && h.sack < s.sb.n() {
             s.rtt_sample(io.now - echo_sent_at, cfg);
         }
-        let mut newly = 0u32;
-        if h.sack < s.n {
-            newly += s.mark_acked(h.sack);
-        }
-        while s.snd_una < h.cum_ack.min(s.n) {
-            newly += s.mark_acked(s.snd_una);
-            s.snd_una += 1;
-        }
-        while s.snd_una < s.n && s.state[s.snd_una as usize] == ACKED {
-            s.snd_una += 1;
-        }
-        if s.snd_una == s.n {
+        let newly = s.sb.on_ack(h.cum_ack, h.sack);
+        if s.sb.done() {
             s.done = true;
-            s.state = Vec::new();
             return;
         }
         // Loss detection by duplicate ACKs (not for pFabric).
@@ -255,25 +232,25 @@ impl WindowTransport {
         if advanced {
             s.last_cum = h.cum_ack;
             s.dupacks = 0;
-        } else if h.sack < s.n {
+        } else if h.sack < s.sb.n() {
             s.dupacks += 1;
         }
         if let Some(thr) = cfg.dupack_threshold {
             let thr = thr.max((cfg.dupack_cwnd_fraction * s.cwnd) as u32);
             if s.in_recovery {
-                if s.snd_una > s.recover {
+                if s.sb.snd_una > s.recover {
                     s.in_recovery = false;
                     s.cwnd = s.ssthresh;
                 } else if advanced {
                     // NewReno partial ACK: the next hole is lost too.
-                    s.mark_lost(s.snd_una);
+                    s.sb.mark_lost(s.sb.snd_una);
                 }
             } else if s.dupacks == thr {
                 s.ssthresh = (s.cwnd / 2.0).max(2.0);
                 s.cwnd = s.ssthresh;
                 s.in_recovery = true;
-                s.recover = s.snd_nxt.saturating_sub(1);
-                s.mark_lost(s.snd_una);
+                s.recover = s.sb.snd_nxt.saturating_sub(1);
+                s.sb.mark_lost(s.sb.snd_una);
             }
         }
         // DCTCP: alpha once per window of data, cut once per window.
@@ -282,17 +259,17 @@ impl WindowTransport {
             if h.ece {
                 s.win_marked += newly;
             }
-            if s.snd_una > s.win_end {
+            if s.sb.snd_una > s.win_end {
                 let f = s.win_marked as f64 / s.win_acked.max(1) as f64;
                 s.alpha = (1.0 - cfg.g) * s.alpha + cfg.g * f;
                 s.win_acked = 0;
                 s.win_marked = 0;
-                s.win_end = s.snd_nxt;
+                s.win_end = s.sb.snd_nxt;
             }
             if h.ece && h.sack >= s.cwr_end && !s.in_recovery {
                 s.cwnd = (s.cwnd * (1.0 - s.alpha / 2.0)).max(1.0);
                 s.ssthresh = s.cwnd.max(2.0);
-                s.cwr_end = s.snd_nxt;
+                s.cwr_end = s.sb.snd_nxt;
             }
         }
         // Window growth: slow start below ssthresh, then one packet per window.
@@ -315,31 +292,21 @@ impl WindowTransport {
         if s.done || s.probe_mode {
             return;
         }
-        let was_idle = s.pipe == 0;
-        while (s.pipe as f64) < s.cwnd.max(1.0).floor() {
-            let seq = if let Some(seq) = s.next_lost() {
-                s.lost -= 1;
-                seq
-            } else if s.snd_nxt < s.n {
-                s.snd_nxt += 1;
-                s.snd_nxt - 1
-            } else {
-                break;
-            };
-            s.state[seq as usize] = IN_FLIGHT;
-            s.pipe += 1;
+        let was_idle = s.sb.in_flight == 0;
+        while (s.sb.in_flight as f64) < s.cwnd.max(1.0).floor() {
+            let Some(seq) = s.sb.take_next() else { break };
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, data_packet_wire_size(s.size, seq));
             p.sent_at = io.now;
             p.ecn.capable = cfg.ecn;
             if cfg.prioritized {
                 // pFabric: remaining un-ACKed, un-SACKed bytes (the ns-2
                 // code's `set_prio`, PROTOCOLS.md section 3).
-                p.rank = s.size - s.acked_bytes;
+                p.rank = s.sb.remaining_bytes();
             }
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
         }
-        if was_idle && s.pipe > 0 {
+        if was_idle && s.sb.in_flight > 0 {
             s.rto_deadline = io.now + s.rto;
         }
         s.arm(io, flow);
@@ -353,11 +320,7 @@ impl WindowTransport {
         s.cwnd = 1.0;
         s.in_recovery = false;
         s.dupacks = 0;
-        for seq in s.snd_una..s.snd_nxt {
-            if s.state[seq as usize] == IN_FLIGHT {
-                s.mark_lost(seq);
-            }
-        }
+        s.sb.all_in_flight_lost();
         if !cfg.fixed_rto {
             s.rto = (s.rto + s.rto).min(cfg.max_rto);
         }
@@ -369,8 +332,8 @@ impl WindowTransport {
         s.rto_deadline = io.now + s.rto;
         if probe {
             // A probe: a 1-byte payload at the flow's priority (section 4.2).
-            let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.snd_una, HEADER + 1);
-            p.rank = s.size - s.acked_bytes;
+            let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.sb.snd_una, HEADER + 1);
+            p.rank = s.sb.remaining_bytes();
             p.sent_at = io.now;
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
@@ -384,19 +347,11 @@ impl WindowTransport {
 
 impl Sender {
     fn new(f: &FlowSpec, cfg: &WindowConfig) -> Self {
-        let n = packets_for(f.size);
         Sender {
             src: f.src,
             dst: f.dst,
             size: f.size,
-            n,
-            state: vec![UNSENT; n as usize],
-            snd_una: 0,
-            snd_nxt: 0,
-            retx_ptr: 0,
-            lost: 0,
-            pipe: 0,
-            acked_bytes: 0,
+            sb: Scoreboard::new(f.size),
             cwnd: cfg.init_cwnd,
             ssthresh: f64::INFINITY,
             srtt_ps: 0.0,
@@ -417,43 +372,6 @@ impl Sender {
             probe_mode: false,
             done: false,
         }
-    }
-
-    /// Marks `seq` acknowledged; returns 1 if it was not already.
-    fn mark_acked(&mut self, seq: u32) -> u32 {
-        let st = &mut self.state[seq as usize];
-        match *st {
-            ACKED => 0,
-            old => {
-                if old == IN_FLIGHT {
-                    self.pipe -= 1;
-                } else if old == LOST {
-                    self.lost -= 1;
-                }
-                *st = ACKED;
-                self.acked_bytes += data_packet_payload(self.size, seq) as u64;
-                1
-            }
-        }
-    }
-
-    fn mark_lost(&mut self, seq: u32) {
-        if self.state[seq as usize] == IN_FLIGHT {
-            self.state[seq as usize] = LOST;
-            self.pipe -= 1;
-            self.lost += 1;
-            self.retx_ptr = self.retx_ptr.min(seq);
-        }
-    }
-
-    fn next_lost(&mut self) -> Option<u32> {
-        if self.lost == 0 {
-            return None;
-        }
-        while self.state[self.retx_ptr as usize] != LOST {
-            self.retx_ptr += 1;
-        }
-        Some(self.retx_ptr)
     }
 
     /// RFC 6298 estimator; the timeout never goes below the minimum.
