@@ -155,7 +155,8 @@ pub struct RcpParams {
     /// Rate update interval T, microseconds (RCP: at most the mean RTT).
     #[serde(default = "d_rcp_interval")]
     pub control_interval_us: f64,
-    /// Mean RTT d the switches assume, microseconds.
+    /// Base RTT of the rate update, microseconds: each port uses this plus
+    /// its current queueing delay as the flows' mean RTT d.
     #[serde(default = "d_rcp_rtt")]
     pub rtt_us: f64,
     /// Retransmission timeout, microseconds (RCP rarely loses packets).

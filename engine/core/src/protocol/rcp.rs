@@ -9,7 +9,11 @@
 //!   every data packet passing through to R.
 //! * Host part: the receiver echoes the path's rate in its ACK; the sender
 //!   paces packets at that rate. A new flow's first packet learns the rate,
-//!   as RCP's SYN does, so data starts one round trip after arrival.
+//!   as RCP's SYN does, so data starts one round trip after arrival. A
+//!   sender whose pacing gap is longer than the RTT sends a 40-B rate
+//!   refresh (the RCP ns-2 host's REF packet) every RTT, so a flow slowed
+//!   to a trickle hears at once when its path frees up, and it reschedules
+//!   its next packet when the rate rises.
 
 use super::window::Receiver;
 use super::{Io, Protocol};
@@ -24,8 +28,11 @@ use crate::workload::FlowSpec;
 /// RCP timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RcpTimer {
-    /// Time for a flow's next paced packet.
-    Pace(FlowId),
+    /// Time for a flow's next paced packet (the number tells stale timers,
+    /// superseded by a reschedule, from the current one).
+    Pace(FlowId, u32),
+    /// Time for a flow's next rate refresh.
+    Refresh(FlowId),
     /// A flow's retransmission timeout.
     Rto(FlowId),
     /// A port's rate update.
@@ -40,6 +47,10 @@ struct Sender {
     /// Rate learned from the last ACK, bits per second (0: not yet known).
     rate_bps: f64,
     pacing: bool,
+    /// Current pacing timer: its number and when it fires.
+    pace_token: u32,
+    next_pace_at: SimTime,
+    refresh_armed: bool,
     rto_deadline: SimTime,
     rto_armed: Option<SimTime>,
     done: bool,
@@ -104,10 +115,33 @@ impl Rcp {
         match self.send_one(flow, io) {
             Some(size) => {
                 let gap = SimTime::from_ps((size as f64 * 8.0 / rate * 1e12).ceil() as u64);
-                self.senders[flow.idx()].pacing = true;
-                io.set_timer(io.now + gap, RcpTimer::Pace(flow));
+                let rtt = SimTime::from_us_f64(self.p.rtt_us);
+                let s = &mut self.senders[flow.idx()];
+                s.pacing = true;
+                s.pace_token = s.pace_token.wrapping_add(1);
+                s.next_pace_at = io.now + gap;
+                io.set_timer(s.next_pace_at, RcpTimer::Pace(flow, s.pace_token));
+                if gap > rtt && !s.refresh_armed {
+                    s.refresh_armed = true;
+                    io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
+                }
             }
             None => self.senders[flow.idx()].pacing = false,
+        }
+    }
+
+    /// A higher rate arrived: bring the next paced packet forward if the
+    /// new rate says it is due sooner.
+    fn reschedule(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        let s = &mut self.senders[flow.idx()];
+        if !s.pacing || s.rate_bps <= 0.0 {
+            return;
+        }
+        let gap = SimTime::from_ps((crate::units::MTU as f64 * 8.0 / s.rate_bps * 1e12).ceil() as u64);
+        if io.now + gap < s.next_pace_at {
+            s.pace_token = s.pace_token.wrapping_add(1);
+            s.next_pace_at = io.now + gap;
+            io.set_timer(s.next_pace_at, RcpTimer::Pace(flow, s.pace_token));
         }
     }
 }
@@ -128,6 +162,9 @@ impl Protocol for Rcp {
             sb: Scoreboard::new(f.size),
             rate_bps: 0.0,
             pacing: false,
+            pace_token: 0,
+            next_pace_at: SimTime::NEVER,
+            refresh_armed: false,
             rto_deadline: SimTime::NEVER,
             rto_armed: None,
             done: false,
@@ -140,13 +177,18 @@ impl Protocol for Rcp {
     fn on_packet(&mut self, p: Packet, io: &mut Io<RcpTimer>) {
         let Header::Rcp(h) = p.header else { return };
         match p.kind {
-            PacketKind::Data => {
+            PacketKind::Data | PacketKind::Control => {
+                // Data, or a rate refresh (REF): acknowledge with the rate.
                 let r = &mut self.receivers[p.flow.idx()];
-                if r.receive(p.seq) {
-                    io.flow_done(p.flow);
+                let mut sack = u32::MAX;
+                if p.kind == PacketKind::Data {
+                    sack = p.seq;
+                    if r.receive(p.seq) {
+                        io.flow_done(p.flow);
+                    }
                 }
                 let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
-                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: r.cum, sack: p.seq });
+                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: r.cum, sack });
                 io.send(ack);
             }
             PacketKind::Ack => {
@@ -164,11 +206,14 @@ impl Protocol for Rcp {
                 if progress {
                     s.rto_deadline = io.now + rto;
                 }
+                let old_rate = s.rate_bps;
                 if h.rate_bps.is_finite() {
                     s.rate_bps = h.rate_bps as f64;
                 }
                 if !s.pacing {
                     self.pace(flow, io);
+                } else if s.rate_bps > old_rate {
+                    self.reschedule(flow, io);
                 }
             }
             _ => {}
@@ -177,7 +222,26 @@ impl Protocol for Rcp {
 
     fn on_timer(&mut self, t: RcpTimer, io: &mut Io<RcpTimer>) {
         match t {
-            RcpTimer::Pace(flow) => self.pace(flow, io),
+            RcpTimer::Pace(flow, token) => {
+                if self.senders[flow.idx()].pace_token == token {
+                    self.pace(flow, io);
+                }
+            }
+            RcpTimer::Refresh(flow) => {
+                let rtt = SimTime::from_us_f64(self.p.rtt_us);
+                let s = &mut self.senders[flow.idx()];
+                s.refresh_armed = false;
+                if s.done || !s.pacing || s.next_pace_at <= io.now + rtt {
+                    return; // the next data packet will learn the rate soon enough
+                }
+                let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
+                p.sent_at = io.now;
+                p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+                io.send(p);
+                io.trace(|| TraceKind::Control { flow, what: "rcp_refresh" });
+                s.refresh_armed = true;
+                io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
+            }
             RcpTimer::Rto(flow) => {
                 let s = &mut self.senders[flow.idx()];
                 s.rto_armed = None;
@@ -204,10 +268,14 @@ impl Protocol for Rcp {
                 let i = port.idx();
                 let c = self.capacity[i];
                 let t_s = self.p.control_interval_us * 1e-6;
-                let d = self.p.rtt_us * 1e-6;
                 let st = &mut self.ports[i];
                 let y = st.input_bytes as f64 * 8.0 / t_s;
                 let q = io.queue_bytes[i] as f64 * 8.0;
+                // d is the flows' mean RTT (RCP paper), which includes the
+                // queueing delay their packets see: the base RTT plus this
+                // port's queue drain time. With a fixed d the queue term
+                // drives the rate to its floor whenever a queue forms.
+                let d = self.p.rtt_us * 1e-6 + q / c;
                 if st.input_bytes == 0 && q == 0.0 {
                     // Idle link: back to full rate, no more updates until traffic.
                     st.rate_bps = c;
@@ -227,7 +295,7 @@ impl Protocol for Rcp {
     fn on_port_enqueue(&mut self, port: PortId, p: &mut Packet, io: &mut Io<RcpTimer>) {
         let st = &mut self.ports[port.idx()];
         st.input_bytes += p.size as u64;
-        if let (PacketKind::Data, Header::Rcp(h)) = (p.kind, &mut p.header) {
+        if let (PacketKind::Data | PacketKind::Control, Header::Rcp(h)) = (p.kind, &mut p.header) {
             h.rate_bps = h.rate_bps.min(st.rate_bps as f32);
         }
         if !st.armed {
