@@ -91,8 +91,6 @@ pub struct Counters {
     pub control_dropped: [u64; 4],
     /// Control packets still queued or on a wire at the end.
     pub control_in_flight: u64,
-    /// Packets that reached their destination node, control included.
-    pub delivered_total: u64,
     /// CE marks applied.
     pub ecn_marks: u64,
 }

@@ -94,8 +94,7 @@ impl<P: Protocol> Runner for Packet<P> {
         let end = self.sim.now();
         let events = self.sim.events_processed();
         let sim = self.sim;
-        let host_rate = sim.network().host_rate;
-        let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events, host_rate.as_gbps());
+        let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events);
         RunOutput { summary, records: sim.records, counters: sim.counters, samples: sim.samples, stop }
     }
 }
@@ -146,7 +145,7 @@ impl Runner for Flowlevel {
         let (r, end) = self.out.take().unwrap();
         let counters = Counters::default();
         let stop = if r.records.iter().all(|x| x.end.is_some()) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
-        let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events, self.net.host_rate.as_gbps());
+        let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
 }
@@ -216,7 +215,6 @@ pub fn summarize(
     stop: StopReason,
     end: SimTime,
     events: u64,
-    _host_gbps: f64,
 ) -> Summary {
     let completed = records.iter().filter(|r| r.end.is_some()).count() as u64;
     let with_deadline: Vec<bool> = records.iter().filter_map(|r| r.met_deadline()).collect();

@@ -563,19 +563,14 @@ impl FlowGenerator {
     /// About how long the arrivals last: the open-loop arrival period, or
     /// the closed-loop requests' total bytes at the access rate.
     pub fn estimated_span(&self, net: &Network) -> SimTime {
-        match &self.spec.matrix {
-            MatrixSpec::Incast { .. } | MatrixSpec::QueryAggregation { .. } => {
-                let bytes = self.total_flows() as f64 * self.sizes.mean_bytes();
-                let bytes = match &self.spec.matrix {
-                    MatrixSpec::Incast { request_bytes, request_packets, requests, .. } => {
-                        request_bytes.unwrap_or_else(|| request_packets.unwrap_or(0) * MSS as u64) as f64 * *requests as f64
-                    }
-                    _ => bytes,
-                };
-                net.host_rate.serialization(bytes as u64)
+        let closed_loop_bytes = match &self.spec.matrix {
+            MatrixSpec::Incast { request_bytes, request_packets, requests, .. } => {
+                request_bytes.unwrap_or_else(|| request_packets.unwrap_or(0) * MSS as u64) as f64 * *requests as f64
             }
-            _ if self.spec.all_at_zero => SimTime::from_us(1000),
-            _ => SimTime::from_ps((self.mean_gap_ps * self.spec.flows as f64) as u64),
-        }
+            MatrixSpec::QueryAggregation { .. } => self.total_flows() as f64 * self.sizes.mean_bytes(),
+            _ if self.spec.all_at_zero => return SimTime::from_us(1000),
+            _ => return SimTime::from_ps((self.mean_gap_ps * self.spec.flows as f64) as u64),
+        };
+        net.host_rate.serialization(closed_loop_bytes as u64)
     }
 }
