@@ -20,6 +20,7 @@
 //! flows) against a binary heap (25.7 s), a radix heap (no faster), and a
 //! wheel of separately allocated, sorted buckets (17.6 s at best).
 
+use crate::slab::Slab;
 use crate::units::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -54,6 +55,7 @@ impl<E> Ord for Far<E> {
 }
 
 /// A wheel entry: its key, its event, and the next entry of its bucket.
+#[derive(Clone, Copy)]
 struct Slot<E> {
     key: (u64, u64),
     event: E,
@@ -70,8 +72,7 @@ pub struct EventList<E> {
     occupied: Vec<u64>,
     /// Absolute bucket of the last popped event.
     cursor: u64,
-    slots: Vec<Slot<E>>,
-    free: Vec<u32>,
+    slots: Slab<Slot<E>>,
     /// Events beyond the wheel's window.
     far: BinaryHeap<Far<E>>,
     next_seq: u64,
@@ -84,8 +85,7 @@ impl<E: Copy> Default for EventList<E> {
             heads: vec![(NIL, NIL); BUCKETS],
             occupied: vec![0; BUCKETS / 64],
             cursor: 0,
-            slots: Vec::new(),
-            free: Vec::new(),
+            slots: Slab::default(),
             far: BinaryHeap::new(),
             next_seq: 0,
             len: 0,
@@ -107,24 +107,14 @@ impl<E: Copy> EventList<E> {
             self.far.push(Far { key: (t, seq), event });
             return;
         }
-        let slot = Slot { key: (t, seq), event, next: NIL };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.slots[id as usize] = slot;
-                id
-            }
-            None => {
-                self.slots.push(slot);
-                (self.slots.len() - 1) as u32
-            }
-        };
+        let id = self.slots.insert(Slot { key: (t, seq), event, next: NIL });
         let i = (abs & MASK) as usize;
         let (head, tail) = self.heads[i];
         if head == NIL {
             self.heads[i] = (id, id);
             self.occupied[i / 64] |= 1 << (i % 64);
         } else {
-            self.slots[tail as usize].next = id;
+            self.slots.get_mut(tail).next = id;
             self.heads[i].1 = id;
         }
     }
@@ -163,14 +153,14 @@ impl<E: Copy> EventList<E> {
         let mut best = self.heads[i].0;
         let mut best_prev = NIL;
         let mut prev = best;
-        let mut cur = self.slots[best as usize].next;
+        let mut cur = self.slots.get(best).next;
         while cur != NIL {
-            if self.slots[cur as usize].key.0 < self.slots[best as usize].key.0 {
+            if self.slots.get(cur).key.0 < self.slots.get(best).key.0 {
                 best = cur;
                 best_prev = prev;
             }
             prev = cur;
-            cur = self.slots[cur as usize].next;
+            cur = self.slots.get(cur).next;
         }
         (best_prev, best)
     }
@@ -181,14 +171,14 @@ impl<E: Copy> EventList<E> {
         if let Some(abs) = self.next_occupied() {
             let i = (abs & MASK) as usize;
             let (prev, id) = self.earliest(i);
-            let key = self.slots[id as usize].key;
+            let key = self.slots.get(id).key;
             if self.far.peek().is_none_or(|o| o.key > key) {
                 self.cursor = abs;
-                let next = self.slots[id as usize].next;
+                let next = self.slots.get(id).next;
                 if prev == NIL {
                     self.heads[i].0 = next;
                 } else {
-                    self.slots[prev as usize].next = next;
+                    self.slots.get_mut(prev).next = next;
                 }
                 if self.heads[i].1 == id {
                     self.heads[i].1 = prev;
@@ -197,9 +187,8 @@ impl<E: Copy> EventList<E> {
                     self.heads[i] = (NIL, NIL);
                     self.occupied[i / 64] &= !(1 << (i % 64));
                 }
-                self.free.push(id);
                 self.len -= 1;
-                return Some((SimTime(key.0), self.slots[id as usize].event));
+                return Some((SimTime(key.0), self.slots.remove(id).event));
             }
         }
         let e = self.far.pop()?;
@@ -218,14 +207,14 @@ impl<E: Copy> EventList<E> {
         if head == NIL {
             return None;
         }
-        Some(&self.slots[head as usize].event)
+        Some(&self.slots.get(head).event)
     }
 
     /// Time of the earliest event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
         let wheel = self.next_occupied().map(|abs| {
             let (_, id) = self.earliest((abs & MASK) as usize);
-            self.slots[id as usize].key
+            self.slots.get(id).key
         });
         let over = self.far.peek().map(|o| o.key);
         let k = match (wheel, over) {

@@ -8,7 +8,8 @@
 //! ## Layers, bottom up
 //!
 //! * [`units`], [`ids`]: integer picosecond time, link rates, typed indices.
-//! * [`event`]: the event list, FIFO among equal times.
+//! * [`event`]: the event list, FIFO among equal times; [`slab`]: numbered
+//!   slots with reuse, for the event list and the pFabric buffer.
 //! * [`rng`]: one seeded random stream per purpose.
 //! * [`packet`]: packets with the fields the network reads and one
 //!   protocol-owned header.
@@ -41,6 +42,7 @@ pub mod rng;
 pub mod run;
 pub mod scenario;
 pub mod sim;
+pub mod slab;
 pub mod trace;
 pub mod units;
 pub mod workload;

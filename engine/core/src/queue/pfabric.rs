@@ -17,6 +17,7 @@
 
 use super::{DropReason, EnqueueOutcome};
 use crate::packet::Packet;
+use crate::slab::Slab;
 
 /// A buffered packet as the scans see it.
 #[derive(Clone, Copy, Debug)]
@@ -29,9 +30,8 @@ struct Entry {
 /// pFabric's priority queue with priority dropping.
 #[derive(Clone, Debug)]
 pub struct PFabricQueue {
-    /// Packet storage; `free` lists the unused slots.
-    slots: Vec<Packet>,
-    free: Vec<u32>,
+    /// Packet storage.
+    slots: Slab<Packet>,
     /// In arrival order: each buffered packet's rank, flow and slot.
     order: Vec<Entry>,
     bytes: u64,
@@ -43,8 +43,7 @@ impl PFabricQueue {
     /// An empty pFabric queue of `limit` bytes.
     pub fn new(limit: u64) -> Self {
         PFabricQueue {
-            slots: Vec::with_capacity(32),
-            free: Vec::with_capacity(32),
+            slots: Slab::default(),
             order: Vec::with_capacity(32),
             bytes: 0,
             limit,
@@ -53,22 +52,12 @@ impl PFabricQueue {
     fn push(&mut self, p: Packet) {
         self.bytes += p.size as u64;
         let (rank, flow) = (p.rank, p.flow.0);
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize] = p;
-                s
-            }
-            None => {
-                self.slots.push(p);
-                (self.slots.len() - 1) as u32
-            }
-        };
+        let slot = self.slots.insert(p);
         self.order.push(Entry { rank, flow, slot });
     }
     fn remove(&mut self, i: usize) -> Packet {
         let e = self.order.remove(i);
-        self.free.push(e.slot);
-        let p = self.slots[e.slot as usize];
+        let p = self.slots.remove(e.slot);
         self.bytes -= p.size as u64;
         p
     }
@@ -85,7 +74,7 @@ impl PFabricQueue {
         let mut freed = 0u64;
         let mut take = 0;
         while freed < need && take < order.len() {
-            freed += self.slots[self.order[order[take]].slot as usize].size as u64;
+            freed += self.slots.get(self.order[order[take]].slot).size as u64;
             take += 1;
         }
         if freed < need {
@@ -123,7 +112,7 @@ impl PFabricQueue {
         self.order.len()
     }
     pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.order.iter().map(|e| &self.slots[e.slot as usize])
+        self.order.iter().map(|e| self.slots.get(e.slot))
     }
 }
 
