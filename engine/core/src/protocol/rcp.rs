@@ -53,7 +53,6 @@ struct Sender {
     refresh_armed: bool,
     rto_deadline: SimTime,
     rto_armed: Option<SimTime>,
-    done: bool,
 }
 
 /// Per-port RCP state.
@@ -107,7 +106,7 @@ impl Rcp {
 
     fn pace(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         let s = &self.senders[flow.idx()];
-        if s.done || s.rate_bps <= 0.0 {
+        if s.sb.done() || s.rate_bps <= 0.0 {
             self.senders[flow.idx()].pacing = false;
             return;
         }
@@ -167,7 +166,6 @@ impl Protocol for Rcp {
             refresh_armed: false,
             rto_deadline: SimTime::NEVER,
             rto_armed: None,
-            done: false,
         });
         self.receivers.push(Receiver::new(f.size));
         // The first packet learns the path's rate (RCP's SYN does this).
@@ -195,12 +193,11 @@ impl Protocol for Rcp {
                 let flow = p.flow;
                 let rto = SimTime::from_us_f64(self.p.rto_us);
                 let s = &mut self.senders[flow.idx()];
-                if s.done {
+                if s.sb.done() {
                     return;
                 }
                 let progress = s.sb.on_ack(h.cum_ack, h.sack) > 0;
                 if s.sb.done() {
-                    s.done = true;
                     return;
                 }
                 if progress {
@@ -231,7 +228,7 @@ impl Protocol for Rcp {
                 let rtt = SimTime::from_us_f64(self.p.rtt_us);
                 let s = &mut self.senders[flow.idx()];
                 s.refresh_armed = false;
-                if s.done || !s.pacing || s.next_pace_at <= io.now + rtt {
+                if s.sb.done() || !s.pacing || s.next_pace_at <= io.now + rtt {
                     return; // the next data packet will learn the rate soon enough
                 }
                 let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
@@ -245,7 +242,7 @@ impl Protocol for Rcp {
             RcpTimer::Rto(flow) => {
                 let s = &mut self.senders[flow.idx()];
                 s.rto_armed = None;
-                if s.done {
+                if s.sb.done() {
                     return;
                 }
                 if io.now < s.rto_deadline {

@@ -151,8 +151,6 @@ pub struct Sender {
     pub timeouts_in_row: u32,
     /// pFabric probe mode.
     pub probe_mode: bool,
-    /// All data acknowledged.
-    pub done: bool,
 }
 
 /// Receiver state of one flow: which packets arrived, and the cumulative
@@ -164,19 +162,18 @@ pub(crate) struct Receiver {
     count: u32,
     /// The next packet expected in order (cumulative ACK).
     pub cum: u32,
-    done: bool,
 }
 
 impl Receiver {
     /// A receiver for a flow of `bytes` payload bytes.
     pub fn new(bytes: u64) -> Self {
         let n = packets_for(bytes);
-        Receiver { n, got: vec![0; (n as usize).div_ceil(64)], count: 0, cum: 0, done: false }
+        Receiver { n, got: vec![0; (n as usize).div_ceil(64)], count: 0, cum: 0 }
     }
     /// Records data packet `seq`; returns true when it completes the flow.
     pub fn receive(&mut self, seq: u32) -> bool {
-        if self.done {
-            return false;
+        if self.count == self.n {
+            return false; // complete already
         }
         let (w, b) = (seq as usize / 64, seq % 64);
         if self.got[w] & (1 << b) == 0 {
@@ -187,7 +184,6 @@ impl Receiver {
             }
         }
         if self.count == self.n {
-            self.done = true;
             self.got = Vec::new();
             return true;
         }
@@ -212,7 +208,7 @@ impl WindowTransport {
     fn on_ack(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<FlowId>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
-        if s.done {
+        if s.sb.done() {
             return;
         }
         // pFabric: any ACK ends probe mode and the run of timeouts.
@@ -224,7 +220,6 @@ impl WindowTransport {
         }
         let newly = s.sb.on_ack(h.cum_ack, h.sack);
         if s.sb.done() {
-            s.done = true;
             return;
         }
         // Loss detection by duplicate ACKs (not for pFabric).
@@ -289,7 +284,7 @@ impl WindowTransport {
     fn send_window(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
-        if s.done || s.probe_mode {
+        if s.sb.done() || s.probe_mode {
             return;
         }
         let was_idle = s.sb.in_flight == 0;
@@ -370,7 +365,6 @@ impl Sender {
             cwr_end: 0,
             timeouts_in_row: 0,
             probe_mode: false,
-            done: false,
         }
     }
 
@@ -391,7 +385,7 @@ impl Sender {
     /// Keeps one timer event pending at or before the deadline (a lazy
     /// timer: moving the deadline later costs nothing until it fires).
     fn arm(&mut self, io: &mut Io<FlowId>, flow: FlowId) {
-        if self.done || self.rto_deadline == SimTime::NEVER {
+        if self.sb.done() || self.rto_deadline == SimTime::NEVER {
             return;
         }
         if self.armed_at.is_none_or(|a| self.rto_deadline < a) {
@@ -444,7 +438,7 @@ impl Protocol for WindowTransport {
 
     fn on_timer(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
         let s = &mut self.senders[flow.idx()];
-        if s.done || s.armed_at != Some(io.now) {
+        if s.sb.done() || s.armed_at != Some(io.now) {
             return; // finished, or a stale timer superseded by an earlier one
         }
         s.armed_at = None;
