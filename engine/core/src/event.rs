@@ -199,17 +199,6 @@ impl<E: Copy> EventList<E> {
         Some((SimTime(e.key.0), e.event))
     }
 
-    /// A likely next event: the first entry left in the bucket of the last
-    /// pop, if any (for prefetching only: it may not be the earliest).
-    #[inline]
-    pub fn upcoming(&self) -> Option<&E> {
-        let (head, _) = self.heads[(self.cursor & MASK) as usize];
-        if head == NIL {
-            return None;
-        }
-        Some(&self.slots.get(head).event)
-    }
-
     /// Time of the earliest event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
         let wheel = self.next_occupied().map(|abs| {

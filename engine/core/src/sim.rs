@@ -290,7 +290,6 @@ impl<P: Protocol> Simulation<P> {
         }
         self.now = t;
         self.events_processed += 1;
-        self.prefetch_upcoming();
         match ev {
             Event::TxDone(port) => {
                 self.ports[port.idx()].tx_pending = false;
@@ -488,19 +487,6 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Starts loading what the next event will read: the head packet of
-    /// its wire. Packets sit on wires for microseconds while the simulation
-    /// touches hundreds of kilobytes, so that load usually misses the cache.
-    #[inline]
-    fn prefetch_upcoming(&self) {
-        if let Some(Event::Arrive(p)) = self.events.upcoming() {
-            if let Some(head) = self.ports[p.idx()].wire.front() {
-                prefetch(head);
-                prefetch((head as *const (SimTime, Packet)).wrapping_add(1));
-            }
-        }
-    }
-
     /// Serialization time of `bytes` at a port.
     #[inline]
     fn serialization(&self, port: PortId, bytes: u32) -> SimTime {
@@ -589,20 +575,6 @@ impl<P: Protocol> Simulation<P> {
     }
 }
 
-
-/// Hints the CPU to bring `p`'s cache line closer; a no-op where there is
-/// no such instruction (WebAssembly). It never changes results.
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it never faults, even for an address
-    // that is not mapped, and reads nothing into the program.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch(p as *const i8, core::arch::x86_64::_MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 /// A fixed integer mixer (SplitMix64's finalizer) for ECMP hashing, the
 /// same on every platform.
