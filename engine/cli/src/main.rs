@@ -127,6 +127,15 @@ fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
     Ok(s)
 }
 
+/// Writes the trace events recorded so far as JSON lines.
+fn write_trace(r: &mut dyn dcsim_core::Runner, w: &mut dyn Write) -> Result<(), String> {
+    for e in r.drain_trace() {
+        serde_json::to_writer(&mut *w, &e).map_err(|e| e.to_string())?;
+        w.write_all(b"\n").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// Runs with a progress line on stderr once the run has taken a second.
 fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out: Option<&mut dyn Write>) -> Result<(RunOutput, f64), String> {
     let t0 = Instant::now();
@@ -135,10 +144,7 @@ fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out:
     let mut shown = false;
     while r.run_events(250_000) {
         if let Some(w) = trace_out.as_deref_mut() {
-            for e in r.drain_trace() {
-                serde_json::to_writer(&mut *w, &e).map_err(|e| e.to_string())?;
-                w.write_all(b"\n").map_err(|e| e.to_string())?;
-            }
+            write_trace(r.as_mut(), w)?;
         }
         let el = t0.elapsed().as_secs_f64();
         if !quiet && el > 1.0 && el - last >= 1.0 {
@@ -156,10 +162,7 @@ fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out:
         }
     }
     if let Some(w) = trace_out {
-        for e in r.drain_trace() {
-            serde_json::to_writer(&mut *w, &e).map_err(|e| e.to_string())?;
-            w.write_all(b"\n").map_err(|e| e.to_string())?;
-        }
+        write_trace(r.as_mut(), w)?;
     }
     if shown {
         eprintln!();
