@@ -1,11 +1,18 @@
-// Vite configuration for the browser app in web/ (issue 5): the page is
-// served from web/, the engine runs in a module Web Worker, and the
-// production build goes to dist/. No plugin is needed for the engine:
-// wasm-bindgen's `--target web` output loads as a plain asset
-// (see ../shared/TOOLCHAIN.md).
-export default {
+// Vite configuration for the browser app: the page is served from web/,
+// the engine (wasm-bindgen `--target web` output, a plain asset, no plugin
+// needed; see engine/ARCHITECTURE.md) runs in a module Web Worker, and the
+// production build goes to dist/. Vitest runs the front end's unit tests.
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
   root: 'web',
   publicDir: '../public',
-  build: { outDir: '../dist', emptyOutDir: true },
+  base: './',
+  plugins: [react()],
+  build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
   worker: { format: 'es' },
-};
+  server: { port: 5173, strictPort: false, fs: { allow: ['..'] } },
+  preview: { port: 4173 },
+  test: { root: '.', environment: 'node', include: ['web/src/**/*.test.ts', 'tests/unit/**/*.test.ts'] },
+});

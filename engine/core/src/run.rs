@@ -4,7 +4,9 @@
 
 use crate::metrics::{is_stable, BucketStats, Counters, FlowRecord, Sample, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::net::topology::build;
+use crate::ids::{FlowId, PortId};
 use crate::net::Network;
+use crate::packet::Packet;
 use crate::protocol::ideal;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
@@ -57,16 +59,34 @@ pub trait Runner {
     fn queue_bytes(&self) -> Vec<u64>;
     /// The network being simulated.
     fn network(&self) -> &Network;
+    /// Runs until simulated time `t` (events at `t` included); false once
+    /// the run is over.
+    fn run_until(&mut self, t: SimTime) -> bool;
+    /// Time of the next pending event (None once nothing is pending).
+    fn next_event_time(&self) -> Option<SimTime>;
+    /// Completed flows in completion order.
+    fn completion_order(&self) -> &[FlowId];
+    /// Flow records so far, by flow id.
+    fn records(&self) -> &[FlowRecord];
+    /// Bytes buffered per sub-queue of one port.
+    fn subqueue_bytes(&self, port: PortId) -> Vec<u64>;
+    /// The packets buffered at one port (for the port inspector).
+    fn port_packets(&self, port: PortId) -> Vec<Packet>;
+    /// Drop, send and mark counters so far.
+    fn counters(&self) -> &Counters;
+    /// Switches the trace stream on or off (the browser traces only while
+    /// it animates).
+    fn set_trace(&mut self, on: bool);
     /// Ends the run (if not over) and summarizes it.
     fn finish(self: Box<Self>) -> RunOutput;
 }
 
-struct Packet<P: Protocol> {
+struct PacketLevel<P: Protocol> {
     sim: Simulation<P>,
     scenario: Scenario,
 }
 
-impl<P: Protocol> Runner for Packet<P> {
+impl<P: Protocol> Runner for PacketLevel<P> {
     fn run_events(&mut self, n: u64) -> bool {
         self.sim.run_events(n)
     }
@@ -88,6 +108,33 @@ impl<P: Protocol> Runner for Packet<P> {
     fn network(&self) -> &Network {
         self.sim.network()
     }
+    fn run_until(&mut self, t: SimTime) -> bool {
+        self.sim.run_until(t)
+    }
+    fn next_event_time(&self) -> Option<SimTime> {
+        if self.sim.stopped().is_some() { None } else { self.sim.next_event_time() }
+    }
+    fn completion_order(&self) -> &[FlowId] {
+        &self.sim.completion_order
+    }
+    fn records(&self) -> &[FlowRecord] {
+        &self.sim.records
+    }
+    fn subqueue_bytes(&self, port: PortId) -> Vec<u64> {
+        self.sim.subqueue_bytes(port)
+    }
+    fn port_packets(&self, port: PortId) -> Vec<Packet> {
+        self.sim.port_packets(port)
+    }
+    fn counters(&self) -> &Counters {
+        &self.sim.counters
+    }
+    fn set_trace(&mut self, on: bool) {
+        self.sim.trace.enabled = on;
+        if !on {
+            self.sim.trace.drain();
+        }
+    }
     fn finish(mut self: Box<Self>) -> RunOutput {
         let stop = self.sim.run();
         let name = self.sim.proto.name();
@@ -103,6 +150,9 @@ struct Flowlevel {
     net: Network,
     gen: Option<FlowGenerator>,
     out: Option<(ideal::IdealRun, SimTime)>,
+    /// Completed flows by end time (then id), filled once the run is done.
+    order: Vec<FlowId>,
+    counters: Counters,
     scenario: Scenario,
 }
 
@@ -112,10 +162,36 @@ impl Runner for Flowlevel {
             let max = SimTime::from_us_f64(self.scenario.max_time_ms * 1000.0);
             let r = ideal::run(&self.net, g, max);
             let end = r.end;
+            let mut order: Vec<(SimTime, FlowId)> =
+                r.records.iter().enumerate().filter_map(|(i, x)| x.end.map(|e| (e, FlowId(i as u32)))).collect();
+            order.sort();
+            self.order = order.into_iter().map(|x| x.1).collect();
             self.out = Some((r, end));
         }
         false
     }
+    fn run_until(&mut self, _t: SimTime) -> bool {
+        self.run_events(0)
+    }
+    fn next_event_time(&self) -> Option<SimTime> {
+        if self.gen.is_some() { Some(SimTime::ZERO) } else { None }
+    }
+    fn completion_order(&self) -> &[FlowId] {
+        &self.order
+    }
+    fn records(&self) -> &[FlowRecord] {
+        self.out.as_ref().map_or(&[], |o| &o.0.records)
+    }
+    fn subqueue_bytes(&self, _port: PortId) -> Vec<u64> {
+        vec![0]
+    }
+    fn port_packets(&self, _port: PortId) -> Vec<Packet> {
+        Vec::new()
+    }
+    fn counters(&self) -> &Counters {
+        &self.counters
+    }
+    fn set_trace(&mut self, _on: bool) {}
     fn now(&self) -> SimTime {
         self.out.as_ref().map_or(SimTime::ZERO, |o| o.1)
     }
@@ -171,7 +247,7 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
     fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {
         let mut sim = sim;
         sim.trace.enabled = trace;
-        Box::new(Packet { sim, scenario })
+        Box::new(PacketLevel { sim, scenario })
     }
     Ok(match s.protocol {
         ProtocolName::Tcp => {
@@ -195,7 +271,7 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = Rcp::new(p.rcp.clone(), rates);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, scenario: s }),
+        ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }),
     })
 }
 

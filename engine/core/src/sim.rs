@@ -128,6 +128,9 @@ pub struct Simulation<P: Protocol> {
     arrival_scheduled: bool,
     /// Flow records, indexed by flow id.
     pub records: Vec<FlowRecord>,
+    /// Completed flows in the order they completed (the browser streams
+    /// completions from here).
+    pub completion_order: Vec<FlowId>,
     total_flows: u64,
     completed: u64,
     pending_bytes: u64,
@@ -188,6 +191,7 @@ impl<P: Protocol> Simulation<P> {
             pending_arrival: None,
             arrival_scheduled: false,
             records: Vec::new(),
+            completion_order: Vec::new(),
             total_flows,
             completed: 0,
             pending_bytes: 0,
@@ -235,6 +239,18 @@ impl<P: Protocol> Simulation<P> {
     /// Bytes buffered per sub-queue of one port.
     pub fn subqueue_bytes(&self, port: PortId) -> Vec<u64> {
         self.ports[port.idx()].queue.subqueue_bytes()
+    }
+
+    /// The packets buffered at one port, in the discipline's storage order
+    /// (the port inspector sorts them as the discipline sees them).
+    pub fn port_packets(&self, port: PortId) -> Vec<Packet> {
+        let mut v = Vec::new();
+        self.ports[port.idx()].queue.for_each(|p| v.push(*p));
+        v
+    }
+    /// Time of the next pending event, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.events.peek_time()
     }
 
     /// Runs at most `max` events; returns true while the run goes on.
@@ -381,6 +397,7 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         r.end = Some(self.now);
+        self.completion_order.push(flow);
         self.completed += 1;
         self.pending_bytes -= r.size;
         if self.cfg.audit {

@@ -1,0 +1,309 @@
+//! The browser binding: a thin wasm-bindgen layer over `dcsim-core`, run
+//! inside a module Web Worker (`web/src/engine/sim.worker.ts`).
+//!
+//! Everything crossing the boundary is either a JSON string (topology,
+//! summary, CSV text) or a flat `Float64Array` of fixed-width records, whose
+//! layouts are documented on each method and decoded by
+//! `web/src/engine/frame.ts`. The record widths are exported as constants
+//! so the decoder can check them.
+
+use dcsim_core::ids::PortId;
+use dcsim_core::packet::PacketKind;
+use dcsim_core::report::{flows_csv, summary_csv};
+use dcsim_core::trace::TraceKind;
+use dcsim_core::units::SimTime;
+use dcsim_core::{prepare, RunOptions, RunOutput, Runner, Scenario};
+use wasm_bindgen::prelude::*;
+
+/// Numbers per trace record: `[t_ps, kind, port, flow, seq, packet_kind, aux]`.
+pub const TRACE_WIDTH: usize = 7;
+/// Numbers per completed-flow record:
+/// `[flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]`.
+pub const FLOW_WIDTH: usize = 7;
+/// Numbers per buffered-packet record: `[flow, seq, packet_kind, rank, size, class]`.
+pub const PACKET_WIDTH: usize = 6;
+
+/// Trace record kinds (`kind` column of a trace record).
+pub mod trace_code {
+    /// A packet entered a buffer; aux = sub-queue.
+    pub const ENQUEUE: f64 = 0.0;
+    /// A packet started transmission; aux = bytes left in the buffer.
+    pub const DEQUEUE: f64 = 1.0;
+    /// A packet was dropped; aux = 0 buffer full, 1 least urgent (pFabric).
+    pub const DROP: f64 = 2.0;
+    /// A packet was CE-marked.
+    pub const ECN_MARK: f64 = 3.0;
+    /// A flow arrived at its sender.
+    pub const FLOW_START: f64 = 4.0;
+    /// A flow finished.
+    pub const FLOW_FINISH: f64 = 5.0;
+    /// A retransmission timeout; aux = 1 in pFabric probe mode.
+    pub const TIMEOUT: f64 = 6.0;
+    /// A switch set a link rate (RCP); aux = bits per second.
+    pub const LINK_RATE: f64 = 7.0;
+    /// A control message; aux = index into [`super::CONTROL_NAMES`].
+    pub const CONTROL: f64 = 8.0;
+}
+
+/// Names of control messages, indexed by the aux column of a CONTROL record.
+pub const CONTROL_NAMES: [&str; 8] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "other"];
+
+fn kind_code(k: PacketKind) -> f64 {
+    match k {
+        PacketKind::Data => 0.0,
+        PacketKind::Ack => 1.0,
+        PacketKind::Probe => 2.0,
+        PacketKind::Control => 3.0,
+    }
+}
+
+/// One run in the browser: created from a scenario, advanced in slices by
+/// the worker, finished into a summary and CSVs.
+#[wasm_bindgen]
+pub struct Engine {
+    runner: Option<Box<dyn Runner>>,
+    output: Option<RunOutput>,
+    scenario: Scenario,
+    /// Completions already handed out by [`Engine::take_completions`].
+    reported: usize,
+    trace_on: bool,
+}
+
+/// Checks a scenario; returns the error naming the field and the reason,
+/// or an empty string when it is valid.
+#[wasm_bindgen]
+pub fn validate_scenario(json: &str) -> String {
+    match Scenario::from_json(json) {
+        Ok(_) => String::new(),
+        Err(e) => e,
+    }
+}
+
+/// Record widths and control names, as JSON, for the decoder to check.
+#[wasm_bindgen]
+pub fn layout_json() -> String {
+    serde_json::json!({
+        "trace_width": TRACE_WIDTH,
+        "flow_width": FLOW_WIDTH,
+        "packet_width": PACKET_WIDTH,
+        "control_names": CONTROL_NAMES,
+    })
+    .to_string()
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Prepares a run of the scenario (JSON text). `trace` records the
+    /// packet-level trace the animation needs (off for full-speed runs).
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, trace: bool) -> Result<Engine, JsError> {
+        let scenario = Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e))?;
+        let runner = prepare(&scenario, RunOptions { trace, audit: false }).map_err(|e| JsError::new(&e))?;
+        Ok(Engine { runner: Some(runner), output: None, scenario, reported: 0, trace_on: trace })
+    }
+
+    /// The scenario with every default filled in, as JSON.
+    pub fn scenario_json(&self) -> String {
+        serde_json::to_string(&self.scenario).unwrap_or_default()
+    }
+
+    /// The network (nodes, ports with rates and delays), as JSON.
+    pub fn topology_json(&self) -> String {
+        match &self.runner {
+            Some(r) => serde_json::to_string(r.network()).unwrap_or_default(),
+            None => String::from("null"),
+        }
+    }
+
+    /// Whether the trace is recorded.
+    pub fn tracing(&self) -> bool {
+        self.trace_on
+    }
+
+    /// Switches the trace on (animation) or off (full speed); switching it
+    /// off discards records not yet taken.
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace_on = on;
+        if let Some(r) = self.runner.as_mut() {
+            r.set_trace(on);
+        }
+    }
+
+    /// Advances the run by at most `max_events` events, stopping after the
+    /// last event at or before `until_ps` (pass Infinity for no limit), or
+    /// right after a flow completes when `stop_on_completion` is set.
+    /// Returns true while the run goes on.
+    pub fn advance(&mut self, max_events: f64, until_ps: f64, stop_on_completion: bool) -> bool {
+        let Some(r) = self.runner.as_mut() else { return false };
+        let until = if until_ps.is_finite() { SimTime::from_ps(until_ps.max(0.0) as u64) } else { SimTime::from_ps(u64::MAX) };
+        let done_before = r.completion_order().len();
+        let mut left = max_events.max(0.0) as u64;
+        if !until_ps.is_finite() && !stop_on_completion {
+            // Full speed: whole chunks, no per-event checks here.
+            const CHUNK: u64 = 1 << 16;
+            while left > 0 {
+                let n = left.min(CHUNK);
+                if !r.run_events(n) {
+                    return false;
+                }
+                left -= n;
+            }
+            return true;
+        }
+        while left > 0 {
+            match r.next_event_time() {
+                Some(t) if t > until => return true,
+                Some(_) => {}
+                // Nothing pending: one more step lets the engine record why it stopped.
+                None => return r.run_events(1),
+            }
+            if !r.run_events(1) {
+                return false;
+            }
+            left -= 1;
+            if stop_on_completion && r.completion_order().len() > done_before {
+                return true;
+            }
+        }
+        true
+    }
+
+    /// Simulated time now, picoseconds.
+    pub fn now_ps(&self) -> f64 {
+        match (&self.runner, &self.output) {
+            (Some(r), _) => r.now().ps() as f64,
+            (None, Some(o)) => o.summary.sim_time_us * 1e6,
+            _ => 0.0,
+        }
+    }
+
+    /// Time of the next pending event in picoseconds, or -1 when none.
+    pub fn next_event_ps(&self) -> f64 {
+        self.runner.as_ref().and_then(|r| r.next_event_time()).map_or(-1.0, |t| t.ps() as f64)
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> f64 {
+        match (&self.runner, &self.output) {
+            (Some(r), _) => r.events() as f64,
+            (None, Some(o)) => o.summary.events as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// `[completed flows, total flows]`.
+    pub fn progress(&self) -> Vec<f64> {
+        match (&self.runner, &self.output) {
+            (Some(r), _) => {
+                let (d, t) = r.progress();
+                vec![d as f64, t as f64]
+            }
+            (None, Some(o)) => vec![o.summary.completed as f64, o.summary.flows as f64],
+            _ => vec![0.0, 0.0],
+        }
+    }
+
+    /// Bytes buffered at each port now, indexed by port id.
+    pub fn queue_bytes(&self) -> Vec<f64> {
+        self.runner.as_ref().map_or_else(Vec::new, |r| r.queue_bytes().into_iter().map(|b| b as f64).collect())
+    }
+
+    /// Bytes buffered per sub-queue of one port.
+    pub fn subqueue_bytes(&self, port: u32) -> Vec<f64> {
+        match &self.runner {
+            Some(r) if (port as usize) < r.network().ports.len() => r.subqueue_bytes(PortId(port)).into_iter().map(|b| b as f64).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The packets buffered at one port, [`PACKET_WIDTH`] numbers each.
+    pub fn port_packets(&self, port: u32) -> Vec<f64> {
+        let mut v = Vec::new();
+        if let Some(r) = &self.runner {
+            if (port as usize) < r.network().ports.len() {
+                for p in r.port_packets(PortId(port)) {
+                    v.extend_from_slice(&[p.flow.0 as f64, p.seq as f64, kind_code(p.kind), p.rank as f64, p.size as f64, p.class as f64]);
+                }
+            }
+        }
+        v
+    }
+
+    /// Takes the trace recorded since the last call, [`TRACE_WIDTH`]
+    /// numbers per record (see [`trace_code`]).
+    pub fn take_trace(&mut self) -> Vec<f64> {
+        let Some(r) = self.runner.as_mut() else { return Vec::new() };
+        let evs = r.drain_trace();
+        let mut v = Vec::with_capacity(evs.len() * TRACE_WIDTH);
+        for e in evs {
+            let t = e.t_ps as f64;
+            let rec: [f64; TRACE_WIDTH] = match e.kind {
+                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, trace_code::ENQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64],
+                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64],
+                TraceKind::Drop { port, flow, seq, kind, reason } => {
+                    let why = match reason {
+                        dcsim_core::queue::DropReason::BufferFull => 0.0,
+                        dcsim_core::queue::DropReason::LeastUrgent => 1.0,
+                    };
+                    [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why]
+                }
+                TraceKind::EcnMark { port, flow, seq } => [t, trace_code::ECN_MARK, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0],
+                TraceKind::FlowStart { flow } => [t, trace_code::FLOW_START, -1.0, flow.0 as f64, 0.0, 0.0, 0.0],
+                TraceKind::FlowFinish { flow } => [t, trace_code::FLOW_FINISH, -1.0, flow.0 as f64, 0.0, 0.0, 0.0],
+                TraceKind::Timeout { flow, probe_mode } => [t, trace_code::TIMEOUT, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }],
+                TraceKind::LinkRate { port, rate_bps } => [t, trace_code::LINK_RATE, port.0 as f64, -1.0, 0.0, 0.0, rate_bps],
+                TraceKind::Control { flow, what } => {
+                    let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
+                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64]
+                }
+            };
+            v.extend_from_slice(&rec);
+        }
+        v
+    }
+
+    /// Takes the flows completed since the last call, in completion order,
+    /// [`FLOW_WIDTH`] numbers each.
+    pub fn take_completions(&mut self) -> Vec<f64> {
+        let (order, records) = match (&self.runner, &self.output) {
+            (Some(r), _) => (r.completion_order().to_vec(), r.records()),
+            _ => return Vec::new(),
+        };
+        let new = &order[self.reported.min(order.len())..];
+        let mut v = Vec::with_capacity(new.len() * FLOW_WIDTH);
+        for f in new {
+            let rec = &records[f.idx()];
+            let fct = rec.fct().map_or(-1.0, |x| x.ps() as f64);
+            v.extend_from_slice(&[f.0 as f64, rec.size as f64, rec.start.ps() as f64, fct, rec.slowdown().unwrap_or(-1.0), rec.src as f64, rec.dst as f64]);
+        }
+        self.reported = order.len();
+        v
+    }
+
+    /// Whether the run has been finished into a summary.
+    pub fn finished(&self) -> bool {
+        self.output.is_some()
+    }
+
+    /// Runs to the end (if not there) and returns the summary as JSON (the
+    /// same object `dcsim run --json` prints). Completions not yet taken
+    /// stay available until this call.
+    pub fn finish(&mut self) -> String {
+        if let Some(r) = self.runner.take() {
+            self.output = Some(r.finish());
+        }
+        self.output.as_ref().map(|o| serde_json::to_string(&o.summary).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// The per-flow CSV (the columns of `dcsim run --flows-csv`); empty
+    /// until [`Engine::finish`].
+    pub fn flows_csv(&self) -> String {
+        self.output.as_ref().map(|o| flows_csv(&o.records)).unwrap_or_default()
+    }
+
+    /// The one-row summary CSV (`dcsim run --summary-csv`); empty until
+    /// [`Engine::finish`].
+    pub fn summary_csv(&self) -> String {
+        self.output.as_ref().map(|o| summary_csv(std::slice::from_ref(&o.summary))).unwrap_or_default()
+    }
+}

@@ -1,0 +1,163 @@
+// The worker API: every message between the page and a simulation worker,
+// and the shapes of the data the views draw. The page imports only types
+// from here (plus the pure decoders in frame.ts); the engine itself lives in
+// the worker (sim.worker.ts).
+
+/** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
+export const TRACE_WIDTH = 7; // [t_ps, kind, port, flow, seq, packet_kind, aux]
+export const FLOW_WIDTH = 7; // [flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]
+export const PACKET_WIDTH = 6; // [flow, seq, packet_kind, rank, size, class]
+
+/** Trace record kinds (column 1 of a trace record). */
+export enum TraceCode {
+  Enqueue = 0, // aux = sub-queue
+  Dequeue = 1, // aux = bytes left in the buffer
+  Drop = 2, // aux = DropWhy
+  EcnMark = 3,
+  FlowStart = 4,
+  FlowFinish = 5,
+  Timeout = 6, // aux = 1 in pFabric probe mode
+  LinkRate = 7, // aux = bits per second (RCP fair share)
+  Control = 8, // aux = index into CONTROL_NAMES
+}
+
+/** Packet kinds (packet_kind column). */
+export enum PacketKindCode {
+  Data = 0,
+  Ack = 1,
+  Probe = 2,
+  Control = 3,
+}
+
+/** Why a packet was dropped (aux of a Drop record). */
+export enum DropWhy {
+  BufferFull = 0,
+  LeastUrgent = 1,
+}
+
+/** Names of control messages, indexed by the aux of a Control record. */
+export const CONTROL_NAMES = ['probe', 'ack', 'rts', 'token', 'grant', 'request', 'arbitration', 'other'] as const;
+
+/** A node as the engine serializes it (engine/core/src/net/mod.rs `Node`). */
+export interface TopoNode {
+  kind: 'host' | 'tor' | 'aggregation' | 'core';
+  ports: number[];
+  /** Rack for hosts and ToRs, group index for other switches. */
+  group: number;
+  name: string;
+}
+
+/** An output port (engine `PortSpec`): one direction of a link. */
+export interface TopoPort {
+  node: number;
+  peer: number;
+  link: number;
+  /** Bits per second. */
+  rate: number;
+  /** Propagation (plus the peer's processing), picoseconds. */
+  delay: number;
+  role: 'host_nic' | 'up' | 'down' | 'edge';
+}
+
+/** The network of a run (engine `Network`). Hosts are nodes 0..n_hosts-1. */
+export interface Topology {
+  nodes: TopoNode[];
+  ports: TopoPort[];
+  n_hosts: number;
+  /** Host link rate, bits per second. */
+  host_rate: number;
+}
+
+/** Mean slowdown etc. of one flow-size bucket (engine `BucketStats`). */
+export interface BucketStats {
+  flows: number;
+  mean_slowdown: number;
+  p99_slowdown: number;
+  afct_us: number;
+  nfct: number;
+}
+
+/** The summary of a finished run: the object `dcsim run --json` prints. */
+export interface Summary {
+  scenario: string;
+  protocol: string;
+  load: number;
+  seed: number;
+  flows: number;
+  completed: number;
+  all: BucketStats;
+  short: BucketStats;
+  medium: BucketStats;
+  long: BucketStats;
+  deadlines_met: number | null;
+  mean_request_us: number | null;
+  throughput_gbps: number;
+  drop_rate: number;
+  drops_by_hop: [number, number, number, number];
+  control_overhead: number;
+  stable: boolean;
+  sim_time_us: number;
+  events: number;
+}
+
+/** The port the user is inspecting: its buffer as the discipline holds it. */
+export interface PortSnapshot {
+  port: number;
+  /** Bytes per sub-queue (one entry for single-queue disciplines). */
+  subqueueBytes: Float64Array;
+  /** PACKET_WIDTH numbers per buffered packet. */
+  packets: Float64Array;
+}
+
+/** One slice of a run, sent by the worker after each `advance`. */
+export interface Frame {
+  type: 'frame';
+  /** Simulated time now, picoseconds. */
+  nowPs: number;
+  /** Time of the next pending event (-1 when none). */
+  nextPs: number;
+  events: number;
+  done: number;
+  total: number;
+  /** False once the run is over (a `finished` message follows). */
+  running: boolean;
+  /** Bytes buffered per port, by port id. */
+  queueBytes: Float64Array;
+  /** TRACE_WIDTH numbers per record, time-ordered; empty when tracing is off. */
+  trace: Float64Array;
+  /** Trace records cut from this frame to keep it small. */
+  traceDropped: number;
+  /** FLOW_WIDTH numbers per flow completed in this slice. */
+  completions: Float64Array;
+  inspect: PortSnapshot | null;
+  /** Wall time the worker spent simulating this slice, ms. */
+  wallMs: number;
+}
+
+/** How far one `advance` goes. */
+export interface AdvanceRequest {
+  type: 'advance';
+  /** Stop after the last event at or before this time (Infinity: no bound). */
+  untilPs: number;
+  /** At most this many events (Infinity: no bound). */
+  maxEvents: number;
+  /** Stop right after the next flow completion. */
+  stopOnCompletion: boolean;
+  /** Reply after at most this much wall time even if not there yet. */
+  maxWallMs: number;
+}
+
+/** Messages from the page to a worker. */
+export type WorkerRequest =
+  | { type: 'load'; scenario: unknown; trace: boolean }
+  | AdvanceRequest
+  | { type: 'inspect'; port: number | null }
+  | { type: 'trace'; on: boolean }
+  | { type: 'finish' };
+
+/** Messages from a worker to the page. */
+export type WorkerResponse =
+  | { type: 'loaded'; topology: Topology; scenario: Record<string, unknown> }
+  | Frame
+  | { type: 'finished'; summary: Summary; flowsCsv: string; summaryCsv: string; wallMs: number }
+  | { type: 'error'; message: string; during: WorkerRequest['type'] | 'init' };

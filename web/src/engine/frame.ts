@@ -1,0 +1,144 @@
+// Pure decoders for the flat records the engine streams (see api.ts for
+// the layouts). Kept free of DOM and worker code so Vitest can test them.
+
+import { FLOW_WIDTH, PACKET_WIDTH, TRACE_WIDTH, TraceCode, PacketKindCode, type Topology } from './api';
+
+/** One trace record. */
+export interface TraceRecord {
+  tPs: number;
+  code: TraceCode;
+  /** Port id, or -1 for flow-level events. */
+  port: number;
+  flow: number;
+  seq: number;
+  packetKind: PacketKindCode;
+  aux: number;
+}
+
+/** One completed flow. */
+export interface CompletedFlow {
+  flow: number;
+  sizeBytes: number;
+  startPs: number;
+  fctPs: number;
+  slowdown: number;
+  src: number;
+  dst: number;
+}
+
+/** One packet in a port's buffer. */
+export interface BufferedPacket {
+  flow: number;
+  seq: number;
+  packetKind: PacketKindCode;
+  /** pFabric priority: remaining flow bytes (lower is more urgent). */
+  rank: number;
+  size: number;
+  /** strict_priority sub-queue (0 is served first). */
+  cls: number;
+}
+
+function checkWidth(a: Float64Array, w: number, what: string): number {
+  if (a.length % w !== 0) throw new Error(`${what}: ${a.length} numbers is not a multiple of the record width ${w}`);
+  return a.length / w;
+}
+
+/** Decodes trace records. */
+export function decodeTrace(a: Float64Array): TraceRecord[] {
+  const n = checkWidth(a, TRACE_WIDTH, 'trace');
+  const out: TraceRecord[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * TRACE_WIDTH;
+    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6] };
+  }
+  return out;
+}
+
+/** Decodes completed-flow records. */
+export function decodeCompletions(a: Float64Array): CompletedFlow[] {
+  const n = checkWidth(a, FLOW_WIDTH, 'completions');
+  const out: CompletedFlow[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * FLOW_WIDTH;
+    out[i] = { flow: a[o], sizeBytes: a[o + 1], startPs: a[o + 2], fctPs: a[o + 3], slowdown: a[o + 4], src: a[o + 5], dst: a[o + 6] };
+  }
+  return out;
+}
+
+/** Decodes a port's buffered packets. */
+export function decodePackets(a: Float64Array): BufferedPacket[] {
+  const n = checkWidth(a, PACKET_WIDTH, 'packets');
+  const out: BufferedPacket[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * PACKET_WIDTH;
+    out[i] = { flow: a[o], seq: a[o + 1], packetKind: a[o + 2], rank: a[o + 3], size: a[o + 4], cls: a[o + 5] };
+  }
+  return out;
+}
+
+/**
+ * The buffer in the order pFabric serves it (pFabric paper section 4.1):
+ * the flow whose most urgent packet has the lowest rank goes first, and
+ * within a flow the earliest packet (lowest sequence number) goes first.
+ * The last entry is what a full buffer drops first.
+ */
+export function pfabricServiceOrder(ps: BufferedPacket[]): BufferedPacket[] {
+  const best = new Map<number, number>();
+  for (const p of ps) best.set(p.flow, Math.min(best.get(p.flow) ?? Infinity, p.rank));
+  return [...ps].sort((a, b) => best.get(a.flow)! - best.get(b.flow)! || a.flow - b.flow || a.seq - b.seq);
+}
+
+/** Serialization time of `bytes` on port `port`, picoseconds. */
+export function serializationPs(topo: Topology, port: number, bytes: number): number {
+  return Math.round((bytes * 8 * 1e12) / topo.ports[port].rate);
+}
+
+/** A packet on a wire, for drawing: from `node` to `peer`, `frac` of the way. */
+export interface WirePacket {
+  port: number;
+  flow: number;
+  packetKind: PacketKindCode;
+  /** 0 when the first bit leaves, 1 when the last bit arrives. */
+  frac: number;
+}
+
+/** A packet that started transmission, with the time it fully arrives. */
+export interface Departure {
+  port: number;
+  flow: number;
+  packetKind: PacketKindCode;
+  startPs: number;
+  endPs: number;
+}
+
+/**
+ * Turns Dequeue records into departures: a packet leaving port p at t is on
+ * the wire until t + serialization + delay (PROTOCOLS.md section 1).
+ * Packet sizes are not in the trace; `sizeOf` gives them (MTU for data,
+ * header size for control packets).
+ */
+export function departures(recs: TraceRecord[], topo: Topology, sizeOf: (k: PacketKindCode) => number = defaultSize): Departure[] {
+  const out: Departure[] = [];
+  for (const r of recs) {
+    if (r.code !== TraceCode.Dequeue || r.port < 0) continue;
+    const end = r.tPs + serializationPs(topo, r.port, sizeOf(r.packetKind)) + topo.ports[r.port].delay;
+    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, startPs: r.tPs, endPs: end });
+  }
+  return out;
+}
+
+/** Packets on the wire at `nowPs`. */
+export function onWire(deps: Departure[], nowPs: number): WirePacket[] {
+  const out: WirePacket[] = [];
+  for (const d of deps) {
+    if (d.startPs <= nowPs && nowPs < d.endPs) {
+      out.push({ port: d.port, flow: d.flow, packetKind: d.packetKind, frac: (nowPs - d.startPs) / (d.endPs - d.startPs) });
+    }
+  }
+  return out;
+}
+
+/** Wire sizes: a full MTU for data, a 40-byte header for everything else. */
+export function defaultSize(k: PacketKindCode): number {
+  return k === PacketKindCode.Data ? 1500 : 40;
+}

@@ -1,0 +1,140 @@
+// The simulation worker: owns one engine (the Rust core compiled to
+// WebAssembly) and advances it in slices on the page's request, so the page
+// never blocks. Every reply is a WorkerResponse (api.ts); typed arrays are
+// transferred, not copied.
+
+import init, { Engine } from '../engine-glue/dcsim_wasm.js';
+import wasmUrl from '../engine-glue/dcsim_wasm_bg.wasm?url';
+import type { AdvanceRequest, Frame, WorkerRequest, WorkerResponse } from './api';
+import { TRACE_WIDTH } from './api';
+
+/** Most trace records one frame carries; the rest are counted, not sent. */
+const MAX_TRACE_RECORDS = 20_000;
+
+let engine: Engine | null = null;
+let inspectPort: number | null = null;
+let ready: Promise<unknown> | null = null;
+
+function post(msg: WorkerResponse, transfer: Transferable[] = []) {
+  (self as unknown as Worker).postMessage(msg, transfer);
+}
+
+function fail(e: unknown, during: WorkerRequest['type'] | 'init') {
+  const message = e instanceof Error ? e.message : String(e);
+  post({ type: 'error', message, during });
+}
+
+function frame(wallMs: number): Frame {
+  const e = engine!;
+  let trace = new Float64Array(e.take_trace());
+  let traceDropped = 0;
+  if (trace.length > MAX_TRACE_RECORDS * TRACE_WIDTH) {
+    traceDropped = trace.length / TRACE_WIDTH - MAX_TRACE_RECORDS;
+    // Keep the latest records: they are what is on screen now.
+    trace = trace.slice(trace.length - MAX_TRACE_RECORDS * TRACE_WIDTH);
+  }
+  const [done, total] = e.progress();
+  const nextPs = e.next_event_ps();
+  return {
+    type: 'frame',
+    nowPs: e.now_ps(),
+    nextPs,
+    events: e.events(),
+    done,
+    total,
+    running: !e.finished() && (nextPs >= 0 || done < total),
+    queueBytes: new Float64Array(e.queue_bytes()),
+    trace,
+    traceDropped,
+    completions: new Float64Array(e.take_completions()),
+    inspect:
+      inspectPort === null
+        ? null
+        : { port: inspectPort, subqueueBytes: new Float64Array(e.subqueue_bytes(inspectPort)), packets: new Float64Array(e.port_packets(inspectPort)) },
+    wallMs,
+  };
+}
+
+function sendFrame(f: Frame) {
+  const t: Transferable[] = [f.queueBytes.buffer, f.trace.buffer, f.completions.buffer];
+  if (f.inspect) t.push(f.inspect.subqueueBytes.buffer, f.inspect.packets.buffer);
+  post(f, t);
+}
+
+function finish(wallMs: number) {
+  const e = engine!;
+  const t0 = performance.now();
+  const summary = JSON.parse(e.finish());
+  post({ type: 'finished', summary, flowsCsv: e.flows_csv(), summaryCsv: e.summary_csv(), wallMs: wallMs + performance.now() - t0 });
+}
+
+function advance(req: AdvanceRequest) {
+  const e = engine!;
+  const t0 = performance.now();
+  let alive = true;
+  let left = req.maxEvents;
+  // Slices of events, checking the wall clock between them.
+  const slice = req.stopOnCompletion || Number.isFinite(req.untilPs) ? 2048 : 65536;
+  for (;;) {
+    const n = Math.min(left, slice);
+    const before = e.events();
+    alive = e.advance(n, req.untilPs, req.stopOnCompletion);
+    const ran = e.events() - before;
+    left -= ran;
+    if (!alive || left <= 0 || ran < n) break;
+    if (performance.now() - t0 >= req.maxWallMs) break;
+  }
+  const wall = performance.now() - t0;
+  const f = frame(wall);
+  f.running = alive;
+  sendFrame(f);
+  if (!alive) finish(wall);
+}
+
+self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
+  const req = ev.data;
+  try {
+    ready ??= init({ module_or_path: wasmUrl });
+    await ready;
+  } catch (e) {
+    fail(e, 'init');
+    return;
+  }
+  try {
+    switch (req.type) {
+      case 'load': {
+        engine?.free();
+        engine = null;
+        engine = new Engine(JSON.stringify(req.scenario), req.trace);
+        post({ type: 'loaded', topology: JSON.parse(engine.topology_json()), scenario: JSON.parse(engine.scenario_json()) });
+        break;
+      }
+      case 'advance':
+        if (!engine) throw new Error('no scenario loaded');
+        if (engine.finished()) return;
+        advance(req);
+        break;
+      case 'inspect':
+        inspectPort = req.port;
+        if (engine && !engine.finished()) sendFrame(frame(0));
+        break;
+      case 'trace':
+        engine?.set_trace(req.on);
+        break;
+      case 'finish':
+        if (!engine) throw new Error('no scenario loaded');
+        if (!engine.finished()) {
+          const t0 = performance.now();
+          while (engine.advance(1 << 20, Infinity, false)) {
+            /* run to the end */
+          }
+          const wall = performance.now() - t0;
+          sendFrame(frame(wall));
+          finish(wall);
+        }
+        break;
+    }
+  } catch (e) {
+    fail(e, req.type);
+  }
+};

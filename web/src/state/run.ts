@@ -1,0 +1,146 @@
+// What the page knows about one run (one protocol panel): accumulated from
+// the worker's frames, read by the views. Pure data and pure updates, no DOM.
+
+import type { Frame, PortSnapshot, Summary, Topology } from '../engine/api';
+import { TraceCode } from '../engine/api';
+import { decodeCompletions, decodeTrace, departures, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
+
+/** A drop or an ECN mark to flash on the topology where it happened. */
+export interface PortEvent {
+  tPs: number;
+  port: number;
+  flow: number;
+  kind: 'drop' | 'mark';
+  /** For drops: 'buffer full' or 'least urgent' (pFabric). */
+  reason?: string;
+}
+
+/** One point of the time series charts. */
+export interface SeriesPoint {
+  tPs: number;
+  /** Bytes buffered in the whole network. */
+  queuedBytes: number;
+  /** Largest buffer occupancy of any port, bytes. */
+  maxPortBytes: number;
+  /** Flow bytes completed per second since the previous point, Gbps. */
+  goodputGbps: number;
+}
+
+/** How long (simulated) drops and marks stay visible, picoseconds. */
+export const EVENT_LINGER_PS = 20_000_000; // 20 us
+/** Most recent trace records kept for the event log. */
+export const LOG_KEEP = 200;
+
+/** The state of one run as the views see it. */
+export interface RunState {
+  protocol: string;
+  topology: Topology | null;
+  scenario: Record<string, unknown> | null;
+  nowPs: number;
+  events: number;
+  done: number;
+  total: number;
+  running: boolean;
+  /** Wall time spent simulating, ms (sum over frames). */
+  wallMs: number;
+  queueBytes: Float64Array;
+  /** Every completed flow, in completion order. */
+  flows: CompletedFlow[];
+  /** Packets that left a port and have not yet fully arrived. */
+  inFlight: Departure[];
+  /** Recent drops and ECN marks. */
+  portEvents: PortEvent[];
+  /** The last LOG_KEEP trace records, oldest first. */
+  log: TraceRecord[];
+  /** Per-port rate set by RCP switches (bits per second), when any. */
+  linkRates: Map<number, number>;
+  series: SeriesPoint[];
+  inspect: PortSnapshot | null;
+  summary: Summary | null;
+  flowsCsv: string;
+  summaryCsv: string;
+  error: string | null;
+}
+
+/** A fresh run state. */
+export function emptyRun(protocol: string): RunState {
+  return {
+    protocol,
+    topology: null,
+    scenario: null,
+    nowPs: 0,
+    events: 0,
+    done: 0,
+    total: 0,
+    running: false,
+    wallMs: 0,
+    queueBytes: new Float64Array(0),
+    flows: [],
+    inFlight: [],
+    portEvents: [],
+    log: [],
+    linkRates: new Map(),
+    series: [],
+    inspect: null,
+    summary: null,
+    flowsCsv: '',
+    summaryCsv: '',
+    error: null,
+  };
+}
+
+/** Folds one frame into the run state (returns a new object; arrays that grow are shared). */
+export function applyFrame(s: RunState, f: Frame): RunState {
+  const recs = decodeTrace(f.trace);
+  const fresh = decodeCompletions(f.completions);
+  const flows = fresh.length ? s.flows.concat(fresh) : s.flows;
+  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > f.nowPs).concat(departures(recs, s.topology).filter((d) => d.endPs > f.nowPs)) : [];
+  const portEvents = s.portEvents.filter((e) => f.nowPs - e.tPs < EVENT_LINGER_PS);
+  let linkRates = s.linkRates;
+  for (const r of recs) {
+    if (r.code === TraceCode.Drop) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'drop', reason: r.aux === 1 ? 'least urgent' : 'buffer full' });
+    else if (r.code === TraceCode.EcnMark) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'mark' });
+    else if (r.code === TraceCode.LinkRate) {
+      if (linkRates === s.linkRates) linkRates = new Map(linkRates);
+      linkRates.set(r.port, r.aux);
+    }
+  }
+  const log = recs.length ? s.log.concat(recs.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.log;
+  let queued = 0;
+  let maxPort = 0;
+  for (const b of f.queueBytes) {
+    queued += b;
+    if (b > maxPort) maxPort = b;
+  }
+  const last = s.series[s.series.length - 1];
+  const dt = last ? f.nowPs - last.tPs : f.nowPs;
+  let bytes = 0;
+  for (const c of fresh) bytes += c.sizeBytes;
+  const goodputGbps = dt > 0 ? (bytes * 8) / (dt * 1e-12) / 1e9 : 0;
+  const series = f.nowPs > (last?.tPs ?? -1) ? s.series.concat([{ tPs: f.nowPs, queuedBytes: queued, maxPortBytes: maxPort, goodputGbps }]) : s.series;
+  return {
+    ...s,
+    nowPs: f.nowPs,
+    events: f.events,
+    done: f.done,
+    total: f.total,
+    running: f.running,
+    wallMs: s.wallMs + f.wallMs,
+    queueBytes: f.queueBytes,
+    flows,
+    inFlight,
+    portEvents,
+    log,
+    linkRates,
+    series: series.length > 4000 ? thin(series) : series,
+    inspect: f.inspect ?? s.inspect,
+    error: null,
+  };
+}
+
+/** Halves a long series by keeping every other point (the newest kept). */
+function thin(xs: SeriesPoint[]): SeriesPoint[] {
+  const out: SeriesPoint[] = [];
+  for (let i = xs.length - 1; i >= 0; i -= 2) out.push(xs[i]);
+  return out.reverse();
+}
