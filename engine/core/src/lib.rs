@@ -9,7 +9,7 @@
 //!
 //! * [`units`], [`ids`]: integer picosecond time, link rates, typed indices.
 //! * [`event`]: the event list, FIFO among equal times; [`slab`]: numbered
-//!   slots with reuse, for the event list and the pFabric buffer.
+//!   slots with reuse, for the packets inside the network.
 //! * [`rng`]: one seeded random stream per purpose.
 //! * [`packet`]: packets with the fields the network reads and one
 //!   protocol-owned header.

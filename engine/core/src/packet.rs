@@ -4,7 +4,17 @@
 //! that knows every protocol's fields).
 
 use crate::ids::{FlowId, NodeId};
+use crate::slab::Slab;
 use crate::units::SimTime;
+
+/// The number of a packet in [`Packets`].
+pub type PacketId = u32;
+
+/// Every packet inside the network (in a port's buffer or on a wire), by
+/// number. Queues and wires hold the 4-byte number, so a packet is written
+/// once when it leaves its source and read and updated in place at every
+/// hop instead of being copied in and out of each buffer and wire.
+pub type Packets = Slab<Packet>;
 
 /// What a packet is, as far as the network and the metrics care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

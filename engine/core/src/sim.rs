@@ -12,7 +12,7 @@ use crate::event::EventList;
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::metrics::{Counters, FlowRecord, Sample};
 use crate::net::{Network, Switching};
-use crate::packet::Packet;
+use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
 use crate::queue::{DropReason, Queue};
 use crate::rng::{SimRng, Stream};
@@ -75,7 +75,7 @@ struct PortState {
     /// when the peer sees whole packets.
     cut_through_lead: SimTime,
     /// Packets on the wire: (arrival time at the peer, packet).
-    wire: VecDeque<(SimTime, Packet)>,
+    wire: VecDeque<(SimTime, PacketId)>,
     /// The discipline's buffer.
     queue: Queue,
 }
@@ -120,6 +120,8 @@ pub struct Simulation<P: Protocol> {
     events: EventList<Event<P::Timer>>,
     net: Network,
     ports: Vec<PortState>,
+    /// Every packet on a wire or in a buffer.
+    packets: Packets,
     queue_bytes: Vec<u64>,
     /// The protocol (public so tests can inspect its state).
     pub proto: P,
@@ -186,6 +188,7 @@ impl<P: Protocol> Simulation<P> {
             counters: Counters::new(),
             net,
             ports,
+            packets: Packets::default(),
             proto,
             generator,
             pending_arrival: None,
@@ -330,9 +333,9 @@ impl<P: Protocol> Simulation<P> {
         self.stopped = Some(why);
         // Whatever is still queued or on a wire is in flight at the end.
         for p in &self.ports {
-            p.queue.for_each(|pkt| self.counters.count_in_flight(pkt));
-            for (_, pkt) in &p.wire {
-                self.counters.count_in_flight(pkt);
+            p.queue.for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
+            for &(_, id) in &p.wire {
+                self.counters.count_in_flight(self.packets.get(id));
             }
         }
     }
@@ -420,16 +423,19 @@ impl<P: Protocol> Simulation<P> {
             self.counters.control_sent += 1;
             self.counters.control_bytes_sent += p.size as u64;
         }
-        if self.net.is_host(p.src) {
-            let nic = self.net.nic(p.src);
-            self.enqueue(nic, p);
+        let src = p.src;
+        let id = self.packets.insert(p);
+        if self.net.is_host(src) {
+            let nic = self.net.nic(src);
+            self.enqueue(nic, id);
         } else {
-            self.forward(p.src, p);
+            self.forward(src, id);
         }
     }
 
     /// A switch picks the output port towards `p.dst`.
-    fn forward(&mut self, node: NodeId, p: Packet) {
+    fn forward(&mut self, node: NodeId, id: PacketId) {
+        let p = self.packets.get(id);
         let hops = self.net.next_hops(node, p.dst);
         let port = match hops.len() {
             1 => hops[0],
@@ -446,15 +452,16 @@ impl<P: Protocol> Simulation<P> {
                 LoadBalancing::Ecmp => hops[(mix(((p.flow.0 as u64) << 32) | node.0 as u64) % n as u64) as usize],
             },
         };
-        self.enqueue(port, p);
+        self.enqueue(port, id);
     }
 
-    fn enqueue(&mut self, port: PortId, mut p: Packet) {
+    fn enqueue(&mut self, port: PortId, id: PacketId) {
         if P::HAS_PORT_LOGIC {
             let mut io = io!(self);
-            self.proto.on_port_enqueue(port, &mut p, &mut io);
+            self.proto.on_port_enqueue(port, self.packets.get_mut(id), &mut io);
             self.apply_actions();
         }
+        let p = self.packets.get(id);
         let st = &mut self.ports[port.idx()];
         // Fast path: an idle port with an empty buffer sends the arrival at
         // once, which is what every discipline would do (an empty queue
@@ -463,11 +470,11 @@ impl<P: Protocol> Simulation<P> {
             if self.trace.enabled {
                 self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
             }
-            self.transmit(port, p);
+            self.transmit(port, id);
             return;
         }
         let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
-        let out = st.queue.enqueue(p);
+        let out = st.queue.enqueue(id, &mut self.packets);
         self.queue_bytes[port.idx()] = st.queue.bytes();
         if self.trace.enabled {
             let qb = self.queue_bytes[port.idx()];
@@ -482,6 +489,7 @@ impl<P: Protocol> Simulation<P> {
             self.counters.ecn_marks += 1;
         }
         for (d, why) in out.dropped {
+            let d = self.packets.remove(d);
             self.count_drop(port, &d, why);
         }
         let st = &mut self.ports[port.idx()];
@@ -516,16 +524,18 @@ impl<P: Protocol> Simulation<P> {
     /// Begins sending the next queued packet; the port must be idle.
     fn start_tx(&mut self, port: PortId) {
         let st = &mut self.ports[port.idx()];
-        let Some(p) = st.queue.dequeue() else { return };
+        let Some(id) = st.queue.dequeue(&self.packets) else { return };
         self.queue_bytes[port.idx()] = st.queue.bytes();
-        self.transmit(port, p);
+        self.transmit(port, id);
     }
 
-    /// Puts `p` on the wire of an idle port.
-    fn transmit(&mut self, port: PortId, mut p: Packet) {
+    /// Puts packet `id` on the wire of an idle port.
+    fn transmit(&mut self, port: PortId, id: PacketId) {
         let st = &self.ports[port.idx()];
         let (delay, lead) = (st.delay, st.cut_through_lead);
-        let end = (self.now + self.serialization(port, p.size as u32)).max(p.ready_at);
+        let serialization = self.serialization(port, self.packets.get(id).size as u32);
+        let p = self.packets.get_mut(id);
+        let end = (self.now + serialization).max(p.ready_at);
         let arrive = if lead != SimTime::ZERO {
             // Cut-through: the peer sees the header after its serialization;
             // it cannot finish forwarding before the last bit arrives (ready_at).
@@ -544,7 +554,7 @@ impl<P: Protocol> Simulation<P> {
         if st.wire.is_empty() {
             self.events.push(arrive, Event::Arrive(port));
         }
-        st.wire.push_back((arrive, p));
+        st.wire.push_back((arrive, id));
         if self.queue_bytes[port.idx()] != 0 {
             st.tx_pending = true;
             self.events.push(end, Event::TxDone(port));
@@ -553,12 +563,13 @@ impl<P: Protocol> Simulation<P> {
 
     fn arrive(&mut self, port: PortId) {
         let st = &mut self.ports[port.idx()];
-        let (_, p) = st.wire.pop_front().expect("an arrival was scheduled");
+        let (_, id) = st.wire.pop_front().expect("an arrival was scheduled");
         if let Some(&(next, _)) = st.wire.front() {
             self.events.push(next, Event::Arrive(port));
         }
         let node = st.peer;
-        if node == p.dst {
+        if node == self.packets.get(id).dst {
+            let p = self.packets.remove(id);
             if self.net.is_host(node) {
                 if p.kind.is_data() {
                     self.counters.data_delivered += 1;
@@ -575,8 +586,8 @@ impl<P: Protocol> Simulation<P> {
             }
             self.apply_actions();
         } else {
-            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, p.dst.0);
-            self.forward(node, p);
+            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, self.packets.get(id).dst.0);
+            self.forward(node, id);
         }
     }
 

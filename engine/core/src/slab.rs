@@ -1,7 +1,7 @@
 //! A slab: values in stable numbered slots, freed slots reused last-in
 //! first-out (so the memory a new value lands in is usually still in
-//! cache). The event wheel and the pFabric buffer keep their entries here
-//! and link or order them by slot number.
+//! cache). The simulation keeps every packet inside the network here;
+//! wires and buffers hold slot numbers.
 
 /// Values of type `T` in reusable numbered slots.
 #[derive(Clone, Debug)]

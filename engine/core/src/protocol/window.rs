@@ -288,7 +288,11 @@ impl WindowTransport {
             return;
         }
         let was_idle = s.sb.in_flight == 0;
-        while (s.sb.in_flight as f64) < s.cwnd.max(1.0).floor() {
+        // Whole packets of window: the float-to-integer cast truncates,
+        // which is `floor` for a window of at least one packet (and much
+        // cheaper than the `floor` call this target makes without SSE4.1).
+        let window = s.cwnd.max(1.0) as u32;
+        while s.sb.in_flight < window {
             let Some(seq) = s.sb.take_next() else { break };
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, data_packet_wire_size(s.size, seq));
             p.sent_at = io.now;

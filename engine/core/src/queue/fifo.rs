@@ -1,7 +1,7 @@
 //! `droptail` and `ecn` (PROTOCOLS.md section 1).
 
 use super::{DropReason, EnqueueOutcome};
-use crate::packet::Packet;
+use crate::packet::{PacketId, Packets};
 use std::collections::VecDeque;
 
 /// A FIFO with a byte limit. With an ECN threshold K it is DCTCP's `ecn`
@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 /// the instantaneous queue exceeds K).
 #[derive(Clone, Debug)]
 pub struct Fifo {
-    packets: VecDeque<Packet>,
+    packets: VecDeque<PacketId>,
     bytes: u64,
     /// Buffer limit in bytes.
     pub limit: u64,
@@ -27,9 +27,10 @@ impl Fifo {
     pub fn ecn(limit: u64, k: u64) -> Self {
         Fifo { ecn_threshold: Some(k), ..Self::droptail(limit) }
     }
-    pub(super) fn enqueue(&mut self, mut p: Packet) -> EnqueueOutcome {
+    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+        let p = pool.get_mut(id);
         if self.bytes + p.size as u64 > self.limit {
-            return EnqueueOutcome::rejected(p, DropReason::BufferFull);
+            return EnqueueOutcome::rejected(id, DropReason::BufferFull);
         }
         let marked = match self.ecn_threshold {
             Some(k) if p.ecn.capable && self.bytes > k => {
@@ -39,13 +40,13 @@ impl Fifo {
             _ => false,
         };
         self.bytes += p.size as u64;
-        self.packets.push_back(p);
+        self.packets.push_back(id);
         EnqueueOutcome::stored(marked)
     }
-    pub(super) fn dequeue(&mut self) -> Option<Packet> {
-        let p = self.packets.pop_front()?;
-        self.bytes -= p.size as u64;
-        Some(p)
+    pub(super) fn dequeue(&mut self, pool: &Packets) -> Option<PacketId> {
+        let id = self.packets.pop_front()?;
+        self.bytes -= pool.get(id).size as u64;
+        Some(id)
     }
     pub(super) fn bytes(&self) -> u64 {
         self.bytes
@@ -53,14 +54,16 @@ impl Fifo {
     pub(super) fn len(&self) -> usize {
         self.packets.len()
     }
-    pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.packets.iter()
+    pub(super) fn iter(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.packets.iter().copied()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Packet;
+    use crate::queue::{Queue, TestQueue};
     use crate::ids::{FlowId, NodeId};
     use crate::packet::PacketKind;
 
@@ -72,7 +75,7 @@ mod tests {
 
     #[test]
     fn droptail_drops_the_arrival_that_does_not_fit_and_keeps_order() {
-        let mut q = Fifo::droptail(3000);
+        let mut q = TestQueue::new(Queue::Fifo(Fifo::droptail(3000)));
         assert!(q.enqueue(pkt(0, 1500)).accepted);
         assert!(q.enqueue(pkt(1, 1500)).accepted);
         let o = q.enqueue(pkt(2, 40));
@@ -88,13 +91,13 @@ mod tests {
     #[test]
     fn ecn_marks_only_above_k() {
         // K = 3000 B: the third arrival sees 3000 B (not above K), the fourth 4500 B.
-        let mut q = Fifo::ecn(100_000, 3000);
+        let mut q = TestQueue::new(Queue::Fifo(Fifo::ecn(100_000, 3000)));
         let marks: Vec<bool> = (0..5).map(|i| q.enqueue(pkt(i, 1500)).marked).collect();
         assert_eq!(marks, vec![false, false, false, true, true]);
         let ce: Vec<bool> = std::iter::from_fn(|| q.dequeue()).map(|p| p.ecn.ce).collect();
         assert_eq!(ce, marks);
         // Not ECN-capable: never marked.
-        let mut q = Fifo::ecn(100_000, 0);
+        let mut q = TestQueue::new(Queue::Fifo(Fifo::ecn(100_000, 0)));
         q.enqueue(pkt(0, 1500));
         let mut p = pkt(1, 1500);
         p.ecn.capable = false;

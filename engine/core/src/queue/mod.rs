@@ -11,7 +11,7 @@ pub use fifo::Fifo;
 pub use pfabric::PFabricQueue;
 pub use strict_priority::StrictPriority;
 
-use crate::packet::Packet;
+use crate::packet::{PacketId, Packets};
 use serde::{Deserialize, Serialize};
 
 /// Why a packet was dropped.
@@ -32,15 +32,16 @@ pub struct EnqueueOutcome {
     /// The arrival was stored and CE-marked (ECN threshold exceeded).
     pub marked: bool,
     /// Packets dropped: the arrival itself (when not accepted), or buffered
-    /// packets pFabric pushed out to make room (empty almost always).
-    pub dropped: Vec<(Packet, DropReason)>,
+    /// packets pFabric pushed out to make room (empty almost always). They
+    /// are still in the pool; the caller counts and frees them.
+    pub dropped: Vec<(PacketId, DropReason)>,
 }
 
 impl EnqueueOutcome {
     fn stored(marked: bool) -> Self {
         EnqueueOutcome { accepted: true, marked, dropped: Vec::new() }
     }
-    fn rejected(p: Packet, why: DropReason) -> Self {
+    fn rejected(p: PacketId, why: DropReason) -> Self {
         EnqueueOutcome { accepted: false, marked: false, dropped: vec![(p, why)] }
     }
 }
@@ -58,22 +59,22 @@ pub enum Queue {
 }
 
 impl Queue {
-    /// Offers an arriving packet to the queue.
+    /// Offers arriving packet `p` (in `pool`) to the queue, which may mark it.
     #[inline]
-    pub fn enqueue(&mut self, p: Packet) -> EnqueueOutcome {
+    pub fn enqueue(&mut self, p: PacketId, pool: &mut Packets) -> EnqueueOutcome {
         match self {
-            Queue::Fifo(q) => q.enqueue(p),
-            Queue::StrictPriority(q) => q.enqueue(p),
-            Queue::PFabric(q) => q.enqueue(p),
+            Queue::Fifo(q) => q.enqueue(p, pool),
+            Queue::StrictPriority(q) => q.enqueue(p, pool),
+            Queue::PFabric(q) => q.enqueue(p, pool),
         }
     }
     /// Takes the next packet to transmit.
     #[inline]
-    pub fn dequeue(&mut self) -> Option<Packet> {
+    pub fn dequeue(&mut self, pool: &Packets) -> Option<PacketId> {
         match self {
-            Queue::Fifo(q) => q.dequeue(),
-            Queue::StrictPriority(q) => q.dequeue(),
-            Queue::PFabric(q) => q.dequeue(),
+            Queue::Fifo(q) => q.dequeue(pool),
+            Queue::StrictPriority(q) => q.dequeue(pool),
+            Queue::PFabric(q) => q.dequeue(pool),
         }
     }
     /// Bytes buffered.
@@ -108,7 +109,7 @@ impl Queue {
     }
     /// Calls `f` on every buffered packet (for conservation audits and the
     /// port inspector).
-    pub fn for_each(&self, f: impl FnMut(&Packet)) {
+    pub fn for_each(&self, f: impl FnMut(PacketId)) {
         match self {
             Queue::Fifo(q) => q.iter().for_each(f),
             Queue::StrictPriority(q) => q.iter().for_each(f),
@@ -121,5 +122,45 @@ impl Queue {
             Queue::StrictPriority(q) => q.subqueue_bytes(),
             _ => vec![self.bytes()],
         }
+    }
+}
+
+/// [`EnqueueOutcome`] with the dropped packets themselves.
+#[cfg(test)]
+pub(crate) struct TestOutcome {
+    pub accepted: bool,
+    pub marked: bool,
+    pub dropped: Vec<(crate::packet::Packet, DropReason)>,
+}
+
+/// A queue with its own packet pool, offering the packet-valued calls the
+/// disciplines' tests are written in.
+#[cfg(test)]
+pub(crate) struct TestQueue {
+    pub q: Queue,
+    pub pool: Packets,
+}
+
+#[cfg(test)]
+impl TestQueue {
+    pub fn new(q: Queue) -> Self {
+        TestQueue { q, pool: Packets::default() }
+    }
+    /// Offers `p`; the outcome lists the dropped packets themselves.
+    pub fn enqueue(&mut self, p: crate::packet::Packet) -> TestOutcome {
+        let id = self.pool.insert(p);
+        let o = self.q.enqueue(id, &mut self.pool);
+        let dropped = o.dropped.into_iter().map(|(d, why)| (self.pool.remove(d), why)).collect();
+        TestOutcome { accepted: o.accepted, marked: o.marked, dropped }
+    }
+    pub fn dequeue(&mut self) -> Option<crate::packet::Packet> {
+        let id = self.q.dequeue(&self.pool)?;
+        Some(self.pool.remove(id))
+    }
+    pub fn bytes(&self) -> u64 {
+        self.q.bytes()
+    }
+    pub fn len(&self) -> usize {
+        self.q.len()
     }
 }

@@ -4,13 +4,13 @@
 //! arbitrated flows to sub-queues.
 
 use super::{DropReason, EnqueueOutcome};
-use crate::packet::Packet;
+use crate::packet::{PacketId, Packets};
 use std::collections::VecDeque;
 
 /// Strict-priority sub-queues with a shared buffer.
 #[derive(Clone, Debug)]
 pub struct StrictPriority {
-    queues: Vec<VecDeque<Packet>>,
+    queues: Vec<VecDeque<PacketId>>,
     queue_bytes: Vec<u64>,
     bytes: u64,
     /// Shared buffer limit of the port in bytes.
@@ -35,9 +35,10 @@ impl StrictPriority {
     pub fn n(&self) -> usize {
         self.queues.len()
     }
-    pub(super) fn enqueue(&mut self, mut p: Packet) -> EnqueueOutcome {
+    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+        let p = pool.get_mut(id);
         if self.bytes + p.size as u64 > self.limit {
-            return EnqueueOutcome::rejected(p, DropReason::BufferFull);
+            return EnqueueOutcome::rejected(id, DropReason::BufferFull);
         }
         // A class beyond the last sub-queue goes to the lowest one.
         let c = (p.class as usize).min(self.queues.len() - 1);
@@ -50,15 +51,16 @@ impl StrictPriority {
         };
         self.bytes += p.size as u64;
         self.queue_bytes[c] += p.size as u64;
-        self.queues[c].push_back(p);
+        self.queues[c].push_back(id);
         EnqueueOutcome::stored(marked)
     }
-    pub(super) fn dequeue(&mut self) -> Option<Packet> {
+    pub(super) fn dequeue(&mut self, pool: &Packets) -> Option<PacketId> {
         for (c, q) in self.queues.iter_mut().enumerate() {
-            if let Some(p) = q.pop_front() {
-                self.bytes -= p.size as u64;
-                self.queue_bytes[c] -= p.size as u64;
-                return Some(p);
+            if let Some(id) = q.pop_front() {
+                let size = pool.get(id).size as u64;
+                self.bytes -= size;
+                self.queue_bytes[c] -= size;
+                return Some(id);
             }
         }
         None
@@ -69,8 +71,8 @@ impl StrictPriority {
     pub(super) fn len(&self) -> usize {
         self.queues.iter().map(|q| q.len()).sum()
     }
-    pub(super) fn iter(&self) -> impl Iterator<Item = &Packet> {
-        self.queues.iter().flat_map(|q| q.iter())
+    pub(super) fn iter(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.queues.iter().flat_map(|q| q.iter().copied())
     }
     pub(super) fn subqueue_bytes(&self) -> Vec<u64> {
         self.queue_bytes.clone()
@@ -80,6 +82,8 @@ impl StrictPriority {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Packet;
+    use crate::queue::{Queue, TestQueue};
     use crate::ids::{FlowId, NodeId};
     use crate::packet::PacketKind;
 
@@ -92,7 +96,7 @@ mod tests {
 
     #[test]
     fn serves_highest_priority_first_fifo_within_a_class() {
-        let mut q = StrictPriority::new(3, 1_000_000, None);
+        let mut q = TestQueue::new(Queue::StrictPriority(StrictPriority::new(3, 1_000_000, None)));
         for (seq, class) in [(0, 2), (1, 1), (2, 2), (3, 0), (4, 1), (5, 9)] {
             assert!(q.enqueue(pkt(seq, class)).accepted);
         }
@@ -103,7 +107,7 @@ mod tests {
 
     #[test]
     fn buffer_is_shared_and_ecn_is_per_subqueue() {
-        let mut q = StrictPriority::new(2, 4500, Some(1000));
+        let mut q = TestQueue::new(Queue::StrictPriority(StrictPriority::new(2, 4500, Some(1000))));
         assert!(!q.enqueue(pkt(0, 0)).marked); // sub-queue 0 was empty
         assert!(q.enqueue(pkt(1, 0)).marked); // sub-queue 0 holds 1500 > K
         // Sub-queue 1 is empty: no mark, although the port holds 3000 B.
@@ -112,7 +116,7 @@ mod tests {
         let o = q.enqueue(pkt(3, 0));
         assert!(!o.accepted);
         assert_eq!(o.dropped[0].1, DropReason::BufferFull);
-        assert_eq!(q.subqueue_bytes(), vec![3000, 1500]);
+        assert_eq!(q.q.subqueue_bytes(), vec![3000, 1500]);
         assert_eq!(q.dequeue().unwrap().seq, 0);
         assert_eq!(q.bytes(), 3000);
     }
