@@ -248,7 +248,7 @@ impl<P: Protocol> Simulation<P> {
     /// (the port inspector sorts them as the discipline sees them).
     pub fn port_packets(&self, port: PortId) -> Vec<Packet> {
         let mut v = Vec::new();
-        self.ports[port.idx()].queue.for_each(|p| v.push(*p));
+        self.ports[port.idx()].queue.for_each(|id| v.push(*self.packets.get(id)));
         v
     }
     /// Time of the next pending event, if any.
