@@ -37,6 +37,8 @@ export interface RunState {
   topology: Topology | null;
   scenario: Record<string, unknown> | null;
   nowPs: number;
+  /** Time of the next pending event (-1 when none). */
+  nextPs: number;
   events: number;
   done: number;
   total: number;
@@ -69,6 +71,7 @@ export function emptyRun(protocol: string): RunState {
     topology: null,
     scenario: null,
     nowPs: 0,
+    nextPs: 0,
     events: 0,
     done: 0,
     total: 0,
@@ -89,13 +92,17 @@ export function emptyRun(protocol: string): RunState {
   };
 }
 
-/** Folds one frame into the run state (returns a new object; arrays that grow are shared). */
-export function applyFrame(s: RunState, f: Frame): RunState {
+/**
+ * Folds one frame into the run state (returns a new object; arrays that
+ * grow are shared). Packets and drops are kept while they still matter at
+ * `displayPs`, the time on screen, which may trail the worker's time.
+ */
+export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): RunState {
   const recs = decodeTrace(f.trace);
   const fresh = decodeCompletions(f.completions);
   const flows = fresh.length ? s.flows.concat(fresh) : s.flows;
-  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > f.nowPs).concat(departures(recs, s.topology).filter((d) => d.endPs > f.nowPs)) : [];
-  const portEvents = s.portEvents.filter((e) => f.nowPs - e.tPs < EVENT_LINGER_PS);
+  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > displayPs).concat(departures(recs, s.topology).filter((d) => d.endPs > displayPs)) : [];
+  const portEvents = s.portEvents.filter((e) => displayPs - e.tPs < EVENT_LINGER_PS);
   let linkRates = s.linkRates;
   for (const r of recs) {
     if (r.code === TraceCode.Drop) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'drop', reason: r.aux === 1 ? 'least urgent' : 'buffer full' });
@@ -121,6 +128,7 @@ export function applyFrame(s: RunState, f: Frame): RunState {
   return {
     ...s,
     nowPs: f.nowPs,
+    nextPs: f.nextPs,
     events: f.events,
     done: f.done,
     total: f.total,

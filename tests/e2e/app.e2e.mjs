@@ -1,0 +1,309 @@
+// End-to-end test of the classroom app in real headless Chromium (Debian's,
+// driven by playwright-core), against the production build in dist/.
+//
+// It opens the default scenario, plays it at a visible speed while
+// measuring the main thread (long tasks, frames per second), runs it to the
+// end at full speed and times that against `dcsim run`, compares the
+// summary on the page with `dcsim run --json` number for number, downloads
+// the flows CSV, reproduces a run from a shared URL, and runs two protocols
+// side by side. Any console error fails the test. Screenshots and the
+// measured figures go to test-results/e2e/.
+//
+// Usage: node tests/e2e/app.e2e.mjs   (after `npm run build`)
+
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = join(root, 'test-results', 'e2e');
+mkdirSync(out, { recursive: true });
+const dcsim = join(root, 'engine/target/release/dcsim');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const PORT = 4300 + Math.floor(Math.random() * 500);
+const BASE = `http://127.0.0.1:${PORT}/`;
+
+let passed = 0;
+let failed = 0;
+const metrics = {};
+const consoleErrors = [];
+
+async function check(name, f) {
+  const t0 = Date.now();
+  try {
+    await f();
+    passed++;
+    console.log(`e2e ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    console.log(`e2e FAIL ${name}: ${e && e.stack ? e.stack : e}`);
+  }
+}
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+/** Runs the native command line on a scenario object; returns summary and wall seconds. */
+function nativeRun(scenario) {
+  const dir = mkdtempSync(join(tmpdir(), 'dcsim-e2e-'));
+  const path = join(dir, 'scenario.json');
+  writeFileSync(path, JSON.stringify(scenario));
+  const t0 = process.hrtime.bigint();
+  const text = execFileSync(dcsim, ['run', path, '--json', '-q', '--flows-csv', join(dir, 'flows.csv')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { summary: JSON.parse(text), wall, flowsCsv: readFileSync(join(dir, 'flows.csv'), 'utf8') };
+}
+
+/** Reads the summary numbers shown for run i (data-value holds the exact number). */
+async function pageSummary(page, i) {
+  return page.evaluate((i) => {
+    const o = {};
+    for (const el of document.querySelectorAll(`[data-testid^="summary-${i}-"]`)) {
+      o[el.getAttribute('data-testid').slice(`summary-${i}-`.length)] = el.getAttribute('data-value');
+    }
+    return o;
+  }, i);
+}
+
+/** Checks that every number the page shows equals the command line's. */
+function compareSummary(shown, native, label) {
+  const want = {
+    mean_slowdown: native.all.mean_slowdown,
+    p99_slowdown: native.all.p99_slowdown,
+    afct_us: native.all.afct_us,
+    completed: native.completed,
+    flows: native.flows,
+    drop_rate: native.drop_rate,
+    events: native.events,
+    sim_time_us: native.sim_time_us,
+  };
+  const keys = Object.keys(want);
+  for (const k of keys) {
+    assert(shown[k] !== undefined, `${label}: the page shows no ${k} (found: ${Object.keys(shown).join(', ')})`);
+    assert(Number(shown[k]) === want[k], `${label}: ${k} on the page is ${shown[k]}, dcsim run gives ${want[k]}`);
+  }
+}
+
+async function waitFinished(page, n, timeoutMs) {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid$="-mean_slowdown"][data-value]').length >= n && /finished/.test(document.body.innerText), n, { timeout: timeoutMs, polling: 250 });
+}
+
+async function setField(page, testid, value) {
+  const el = page.getByTestId(testid);
+  await el.fill(String(value));
+}
+
+// ---------------------------------------------------------------------------
+
+const server = spawn(join(root, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+server.stderr.on('data', (d) => process.stderr.write(d));
+let browser;
+try {
+  assert(existsSync(join(root, 'dist/index.html')), 'dist/ is missing: run `npm run build` first');
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch(BASE);
+      if (r.ok) break;
+    } catch {}
+    if (i > 100) throw new Error('vite preview did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+  const watch = (page, label) => {
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${label}: ${m.text()}`));
+    page.on('pageerror', (e) => consoleErrors.push(`${label}: ${e.message}`));
+  };
+  const page = await context.newPage();
+  watch(page, 'main');
+  const defaultScenario = JSON.parse(readFileSync(join(root, 'scenarios/websearch-leaf-spine.json'), 'utf8'));
+
+  await check('opens the default scenario from the production build', async () => {
+    await page.goto(BASE);
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert((await page.getByTestId('narration').innerText()).includes('websearch-leaf-spine'), 'the narration does not name the default scenario');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, '01-start-default-scenario.png') });
+  });
+
+  await check('plays at a visible speed without blocking the page (long tasks, frame rate)', async () => {
+    await page.evaluate(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: false });
+    });
+    // Seek into the busy middle of the run (a deterministic replay), then
+    // play at 20 us of simulated time per second: packets visibly move and queues build.
+    await page.getByTestId('seek-input').fill('30000');
+    await page.getByTestId('seek').click();
+    await page.waitForFunction(() => /at t = 30\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.evaluate(() => {
+      const s = document.querySelector('[data-testid="speed"]');
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+      set.call(s, String(Math.log10(2e7)));
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.getByTestId('play').click();
+    await page.waitForTimeout(1500);
+    const fps = await page.evaluate(
+      () =>
+        new Promise((ok) => {
+          let n = 0;
+          const t0 = performance.now();
+          const f = () => {
+            n++;
+            if (performance.now() - t0 < 4000) requestAnimationFrame(f);
+            else ok((n * 1000) / (performance.now() - t0));
+          };
+          requestAnimationFrame(f);
+        }),
+    );
+    const longTasks = await page.evaluate(() => window.__longTasks);
+    // Click a port of the first ToR's uplink region: the inspector opens.
+    await page.getByTestId('pause').click();
+    metrics.visible_speed = { fps, long_tasks_ms: longTasks, max_task_ms: Math.max(0, ...longTasks) };
+    const clock = await page.getByTestId('clock').innerText();
+    assert(!/t = 0\.0 ns/.test(clock), `the clock did not move: ${clock}`);
+    await page.screenshot({ path: join(out, '02-mid-run-packets-and-queues.png') });
+    assert(longTasks.every((d) => d <= 50), `main-thread tasks longer than 50 ms: ${longTasks.map((d) => d.toFixed(0)).join(', ')}`);
+    assert(fps >= 50, `only ${fps.toFixed(1)} frames per second while playing`);
+  });
+
+  await check('the port inspector shows a buffer when a port is clicked', async () => {
+    const canvas = page.locator('[data-testid="run-pfabric"] canvas').first();
+    const box = await canvas.boundingBox();
+    // Try points along the ToR row until a port is selected.
+    for (let fy = 0.45; fy <= 0.9; fy += 0.05) {
+      for (let fx = 0.05; fx <= 0.95; fx += 0.1) {
+        await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+        if (await page.getByTestId('port-inspector').count()) break;
+      }
+      if (await page.getByTestId('port-inspector').count()) break;
+    }
+    assert((await page.getByTestId('port-inspector').count()) > 0, 'no port inspector after clicking the network');
+    await page.screenshot({ path: join(out, '02b-port-inspector.png') });
+  });
+
+  let native;
+  await check('runs the 10,000-flow default to the end at full speed, within twice the native time', async () => {
+    native = nativeRun(defaultScenario);
+    const t0 = Date.now();
+    await page.getByTestId('full-speed').click();
+    await waitFinished(page, 1, 600_000);
+    const browserWall = Number(await page.getByTestId('full-speed-wall').getAttribute('data-value')) / 1000;
+    metrics.full_speed = { native_s: native.wall, browser_s: browserWall, browser_click_to_summary_s: (Date.now() - t0) / 1000, ratio: browserWall / native.wall };
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(out, '03-end-cdfs-and-summary.png'), fullPage: true });
+    assert(browserWall <= 2 * native.wall, `browser ${browserWall.toFixed(1)} s is more than twice native ${native.wall.toFixed(1)} s`);
+  });
+
+  await check('the summary on the page equals `dcsim run` for the same scenario and seed', async () => {
+    compareSummary(await pageSummary(page, 0), native.summary, 'default');
+    for (const id of ['chart-fct-cdf', 'chart-slowdown-cdf']) {
+      const paths = await page.locator(`#${id} path`).count();
+      assert(paths > 0, `${id} has nothing drawn`);
+    }
+    assert((await page.getByTestId('summary-table').count()) === 1, 'no summary table');
+  });
+
+  await check('downloads the flows CSV (header and one row per flow, same bytes as dcsim run)', async () => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-flows-0').click()]);
+    assert(dl.suggestedFilename() === 'websearch-leaf-spine_pfabric_seed1_flows.csv', `file name ${dl.suggestedFilename()}`);
+    const path = join(out, dl.suggestedFilename());
+    await dl.saveAs(path);
+    const text = readFileSync(path, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    assert(lines[0] === 'flow_id,src,dst,size_bytes,start_us,end_us,fct_us,ideal_fct_us,slowdown,deadline_us,met_deadline,tenant,request', `header: ${lines[0]}`);
+    assert(lines.length === 10_001, `${lines.length - 1} rows, expected 10000`);
+    assert(text === native.flowsCsv, 'the CSV differs from dcsim run --flows-csv');
+  });
+
+  const small = { ...defaultScenario, seed: 5, workload: { ...defaultScenario.workload, flows: 300 } };
+  let sharedUrl;
+  let firstShared;
+  await check('a shared URL reproduces the run exactly', async () => {
+    await setField(page, 'flows', 300);
+    await setField(page, 'seed', 5);
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.getByTestId('full-speed').click();
+    await waitFinished(page, 1, 120_000);
+    firstShared = await pageSummary(page, 0);
+    await page.getByTestId('share').click();
+    sharedUrl = page.url();
+    assert(/#run=/.test(sharedUrl), `no run in the URL: ${sharedUrl}`);
+    const p2 = await context.newPage();
+    watch(p2, 'shared');
+    await p2.goto(sharedUrl);
+    await p2.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await p2.getByTestId('full-speed').click();
+    await waitFinished(p2, 1, 120_000);
+    const again = await pageSummary(p2, 0);
+    // Everything but the wall-clock figures must match.
+    for (const o of [again, firstShared]) for (const k of Object.keys(o)) if (/wall|per_s/.test(k)) delete o[k];
+    assert(Object.keys(again).length >= 8 && JSON.stringify(again) === JSON.stringify(firstShared), `shared run differs: ${JSON.stringify(again)} vs ${JSON.stringify(firstShared)}`);
+    compareSummary(again, nativeRun(small).summary, 'shared');
+    await p2.close();
+  });
+
+  await check('two protocols side by side on the same arrivals, in lockstep', async () => {
+    await page.getByTestId('protocol-dctcp').check();
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert((await page.getByTestId('run-pfabric').count()) === 1 && (await page.getByTestId('run-dctcp').count()) === 1, 'two networks are not shown');
+    // Lockstep: five RTT steps leave both runs at the same simulated time.
+    for (let k = 0; k < 5; k++) {
+      await page.getByTestId('step-rtt').click();
+      await page.waitForTimeout(150);
+    }
+    const times = await page.evaluate(() => ['pfabric', 'dctcp'].map((p) => document.querySelector(`[data-testid="progress-${p}"]`).textContent.split('t = ')[1]));
+    const clock = await page.getByTestId('clock').innerText();
+    // Both runs have processed every event up to the shared clock, five base
+    // RTTs (5 x 4.680 us) in, and none beyond it.
+    assert(/t = 23\.400 µs/.test(clock), `shared clock after 5 RTT steps: ${clock}`);
+    for (const t of times) {
+      const us = parseFloat(t);
+      assert(/µs/.test(t) && us <= 23.4 && us > 23.4 - 4.68, `a run is not at the shared time: ${t} (clock ${clock})`);
+    }
+    await page.screenshot({ path: join(out, '04-side-by-side-pfabric-dctcp.png') });
+    await page.getByTestId('full-speed').click();
+    await waitFinished(page, 2, 240_000);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(out, '05-side-by-side-end-cdfs.png'), fullPage: true });
+    const a = await pageSummary(page, 0);
+    const b = await pageSummary(page, 1);
+    compareSummary(a, nativeRun({ ...small, protocol: 'pfabric' }).summary, 'side-by-side pfabric');
+    compareSummary(b, nativeRun({ ...small, protocol: 'dctcp' }).summary, 'side-by-side dctcp');
+    // Same arrivals: both runs carry the same flows.
+    assert(a.flows === b.flows, `different flow counts: ${a.flows} vs ${b.flows}`);
+    const lines = await page.locator('#chart-fct-cdf path.cdf-line, #chart-fct-cdf path[data-run]').count();
+    metrics.side_by_side = { times_after_5_rtt_steps: times, cdf_lines: lines };
+  });
+
+  await check('bad input gets a field-named message and no run starts', async () => {
+    await setField(page, 'load', 1.5);
+    const msg = await page.getByTestId('error-workload.load').innerText();
+    assert(/load/.test(msg) && /at most 1/.test(msg), `message: ${msg}`);
+    assert(await page.getByTestId('apply').isDisabled(), 'apply is enabled with a bad load');
+  });
+
+  await check('no console errors', async () => {
+    assert(consoleErrors.length === 0, consoleErrors.join('\n'));
+  });
+} catch (e) {
+  failed++;
+  console.log(`e2e FAIL setup: ${e && e.stack ? e.stack : e}`);
+} finally {
+  await browser?.close();
+  server.kill();
+  writeFileSync(join(out, 'metrics.json'), JSON.stringify(metrics, null, 2));
+  console.log('e2e metrics: ' + JSON.stringify(metrics));
+  console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in test-results/e2e/)`);
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,156 @@
+// Front-end logic without a browser: frame decoding, CSV writing, URL
+// encoding, parameter validation, the RTT the step control uses.
+
+import { describe, expect, it, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeTrace, decodeCompletions, decodePackets, pfabricServiceOrder, departures, onWire, type BufferedPacket } from '../../web/src/engine/frame';
+import { TraceCode, PacketKindCode, TRACE_WIDTH, type Topology } from '../../web/src/engine/api';
+import { csvField, writeCsv, parseCsv, mergeSummaryCsvs } from '../../web/src/export/csv';
+import { validateSettings, encodeSettings, decodeSettings, exportName, type Settings } from '../../web/src/state/settings';
+import { baseRttPs } from '../../web/src/state/rtt';
+import { applyFrame, emptyRun, type RunState } from '../../web/src/state/run';
+import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
+
+const root = join(__dirname, '..', '..');
+const websearch = () => JSON.parse(readFileSync(join(root, 'scenarios/websearch-leaf-spine.json'), 'utf8'));
+
+beforeAll(() => initSync({ module: readFileSync(join(root, 'web/src/engine-glue/dcsim_wasm_bg.wasm')) }));
+
+describe('frame decoding', () => {
+  it('decodes fixed-width records and rejects a torn buffer', () => {
+    const t = new Float64Array([5, TraceCode.Drop, 3, 17, 4, PacketKindCode.Data, 1, 9, TraceCode.FlowFinish, -1, 17, 0, 0, 0]);
+    const r = decodeTrace(t);
+    expect(r).toHaveLength(2);
+    expect(r[0]).toEqual({ tPs: 5, code: TraceCode.Drop, port: 3, flow: 17, seq: 4, packetKind: PacketKindCode.Data, aux: 1 });
+    expect(r[1].code).toBe(TraceCode.FlowFinish);
+    expect(() => decodeTrace(t.subarray(0, TRACE_WIDTH + 1))).toThrow(/multiple/);
+    const c = decodeCompletions(new Float64Array([2, 1460, 100, 2000, 1.5, 0, 9]));
+    expect(c[0]).toMatchObject({ flow: 2, sizeBytes: 1460, fctPs: 2000, slowdown: 1.5, dst: 9 });
+    expect(decodePackets(new Float64Array([1, 2, 0, 3000, 1500, 0]))[0]).toMatchObject({ flow: 1, seq: 2, rank: 3000 });
+  });
+
+  it('orders a pFabric buffer as the switch serves it (pFabric section 4.1)', () => {
+    const p = (flow: number, seq: number, rank: number): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size: 1500, cls: 0 });
+    // Flow 2's most urgent packet (rank 10) beats flow 1's (rank 50); within
+    // flow 2 the earliest packet goes first even though its own rank is higher.
+    const order = pfabricServiceOrder([p(1, 0, 50), p(2, 5, 10), p(2, 3, 30), p(1, 1, 40)]);
+    expect(order.map((x) => [x.flow, x.seq])).toEqual([[2, 3], [2, 5], [1, 0], [1, 1]]);
+  });
+
+  it('puts a departing packet on the wire for serialization plus propagation', () => {
+    const topo: Topology = {
+      nodes: [{ kind: 'host', ports: [0], group: 0, name: 'h0' }, { kind: 'tor', ports: [1], group: 0, name: 'tor0' }],
+      ports: [{ node: 0, peer: 1, link: 0, rate: 10e9, delay: 200_000, role: 'host_nic' }, { node: 1, peer: 0, link: 0, rate: 10e9, delay: 200_000, role: 'edge' }],
+      n_hosts: 1,
+      host_rate: 10e9,
+    };
+    const d = departures(decodeTrace(new Float64Array([1000, TraceCode.Dequeue, 0, 4, 0, PacketKindCode.Data, 0])), topo);
+    // 1500 B at 10 Gbps = 1.2 us, plus 200 ns.
+    expect(d[0].endPs - d[0].startPs).toBe(1_200_000 + 200_000);
+    expect(onWire(d, 1000 + 700_000)[0].frac).toBeCloseTo(0.5, 10);
+    expect(onWire(d, d[0].endPs)).toHaveLength(0);
+  });
+});
+
+describe('CSV', () => {
+  it('quotes what needs quoting and parses back what it wrote', () => {
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField(null)).toBe('');
+    const rows = [['name', 'note'], ['x', 'one, two'], ['y', 'line\nbreak'], ['z', '']];
+    expect(parseCsv(writeCsv(rows))).toEqual(rows);
+  });
+
+  it('merges the engine summary CSVs of two runs under one header', () => {
+    const a = new Engine(JSON.stringify({ ...websearch(), workload: { ...websearch().workload, flows: 50 } }), false);
+    const b = new Engine(JSON.stringify({ ...websearch(), protocol: 'dctcp', workload: { ...websearch().workload, flows: 50 } }), false);
+    a.finish();
+    b.finish();
+    const merged = parseCsv(mergeSummaryCsvs([a.summary_csv(), b.summary_csv()]));
+    expect(merged).toHaveLength(3);
+    expect(merged[0]).toEqual(parseCsv(a.summary_csv())[0]);
+    expect(merged.slice(1).map((r) => r[merged[0].indexOf('protocol')])).toEqual(['pfabric', 'dctcp']);
+    expect(() => mergeSummaryCsvs(['a,b\n1,2\n', 'a,c\n1,2\n'])).toThrow(/columns/);
+  });
+});
+
+describe('settings', () => {
+  const base = (): Settings => ({ scenario: websearch(), protocols: ['pfabric', 'dctcp'] });
+
+  it('accepts the default and names the field of each bad value', () => {
+    expect(validateSettings(base())).toEqual([]);
+    const bad = (patch: (s: Settings) => void) => {
+      const s = base();
+      patch(s);
+      return validateSettings(s).map((e) => e.field);
+    };
+    expect(bad((s) => (s.scenario.workload.load = -0.1))).toEqual(['workload.load']);
+    expect(bad((s) => (s.scenario.workload.load = 1.2))).toEqual(['workload.load']);
+    expect(bad((s) => (s.scenario.workload.flows = 2.5))).toEqual(['workload.flows']);
+    expect(bad((s) => (s.scenario.workload.flows = 50_000_000))).toEqual(['workload.flows']);
+    expect(bad((s) => (s.scenario.topology.racks = 0))).toEqual(['topology.racks']);
+    expect(bad((s) => (s.scenario.seed = -1))).toEqual(['seed']);
+    expect(bad((s) => (s.protocols = []))).toEqual(['protocols']);
+    expect(bad((s) => (s.protocols = ['pfabric', 'dctcp', 'tcp', 'rcp', 'ideal']))).toEqual(['protocols']);
+    expect(bad((s) => (s.scenario.params = { pfabric: { buffer_bytes: 100 } }))).toEqual(['params.pfabric.buffer_bytes']);
+  });
+
+  it('agrees with the engine on loads the engine rejects', () => {
+    for (const load of [-0.5, 0, 1.01]) {
+      const s = base();
+      s.scenario.workload.load = load;
+      expect(validateSettings(s).length).toBeGreaterThan(0);
+      expect(() => new Engine(JSON.stringify(s.scenario), false)).toThrow(/load/);
+    }
+  });
+
+  it('round-trips through a shared URL exactly, and reports a damaged one', () => {
+    const s = base();
+    s.scenario.seed = 42;
+    s.scenario.description = 'unicode: µs — ✓';
+    const hash = encodeSettings(s);
+    expect(hash).toMatch(/^#run=[A-Za-z0-9_-]+$/);
+    expect(decodeSettings(hash)).toEqual(s);
+    expect(decodeSettings('')).toBeNull();
+    expect(decodeSettings('#run=@@@')).toBeNull();
+    expect(decodeSettings('#run=AAAA')).toHaveProperty('error');
+  });
+
+  it('names export files by scenario, protocol and seed', () => {
+    expect(exportName({ name: 'websearch-leaf-spine', seed: 3 }, 'pfabric', 'flows', 'csv')).toBe('websearch-leaf-spine_pfabric_seed3_flows.csv');
+    expect(exportName({ name: 'a b/c' }, 'dctcp', 'summary', 'csv')).toBe('a-b-c_dctcp_seed1_summary.csv');
+  });
+});
+
+describe('base RTT of the default fabric', () => {
+  it('is propagation both ways plus an MTU and an ACK serialized per hop', () => {
+    const e = new Engine(JSON.stringify(websearch()), false);
+    const topo: Topology = JSON.parse(e.topology_json());
+    expect(topo.n_hosts).toBe(144);
+    // Inter-rack: 4 links (host 10G, fabric 40G, 40G, 10G), 200 ns each way.
+    const ser = (gbps: number) => (1540 * 8) / gbps; // ns
+    const expected = 2 * 4 * 200 + 2 * ser(10) + 2 * ser(40);
+    expect(baseRttPs(topo) / 1000).toBeCloseTo(expected, 0);
+  });
+});
+
+describe('run state', () => {
+  it('accumulates completions and keeps packets on the wire only while they are there', () => {
+    const e = new Engine(JSON.stringify({ ...websearch(), workload: { ...websearch().workload, flows: 30 } }), true);
+    let r: RunState = { ...emptyRun('pfabric'), topology: JSON.parse(e.topology_json()) as Topology };
+    let total = 0;
+    for (let k = 0; k < 50 && e.advance(20_000, Infinity, false); k++) {
+      const completions = new Float64Array(e.take_completions());
+      total += completions.length / 7;
+      r = applyFrame(r, {
+        type: 'frame', nowPs: e.now_ps(), nextPs: e.next_event_ps(), events: e.events(), done: e.progress()[0], total: e.progress()[1], running: true,
+        queueBytes: new Float64Array(e.queue_bytes()), trace: new Float64Array(e.take_trace()), traceDropped: 0, completions, inspect: null, wallMs: 1,
+      });
+      for (const d of r.inFlight) expect(d.endPs).toBeGreaterThan(r.nowPs);
+    }
+    expect(r.flows.length).toBe(total);
+    expect(r.done).toBe(total);
+    expect(r.series.length).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,232 @@
+// The classroom app: settings, the shared timeline's controls, one animated
+// network per protocol side by side, the port inspector and event log, the
+// live charts, the summary table and the exports.
+
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Conductor, fmtTime } from './state/conductor';
+import { decodeSettings, encodeSettings, exportName, type Settings } from './state/settings';
+import { DEFAULT_SCENARIO, scenarioNamed } from './scenarios';
+import { Transport, SHORTCUTS } from './controls/Transport';
+import { ParamPanel } from './controls/ParamPanel';
+import { TopologyView } from './views/TopologyView';
+import { PortInspector } from './views/PortInspector';
+import { CdfChart } from './views/charts/CdfChart';
+import { BucketChart } from './views/charts/BucketChart';
+import { SeriesChart } from './views/charts/SeriesChart';
+import { SummaryTable } from './views/SummaryTable';
+import { EventLog } from './views/EventLog';
+import { Legend } from './views/Legend';
+import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
+import { mergeSummaryCsvs } from './export/csv';
+
+/** Settings from the URL (a shared link) or the default scenario. */
+function initialSettings(): { settings: Settings; notice: string | null } {
+  const d = decodeSettings(window.location.hash);
+  if (d && !('error' in d)) return { settings: d, notice: null };
+  const s = scenarioNamed(DEFAULT_SCENARIO)!;
+  return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null };
+}
+
+/** Discipline and buffer of a protocol's ports, for the inspector and the queue bars. */
+function portsOf(settings: Settings, protocol: string): { discipline: string; bufferBytes: number; ecnThresholdBytes?: number } {
+  const p = settings.scenario.params?.[protocol] ?? {};
+  switch (protocol) {
+    case 'pfabric':
+      return { discipline: 'pfabric', bufferBytes: p.buffer_bytes ?? 36_000 };
+    case 'dctcp':
+      return { discipline: 'ecn', bufferBytes: p.buffer_bytes ?? 225_000, ecnThresholdBytes: p.ecn_threshold_bytes ?? 22_500 };
+    default:
+      return { discipline: 'droptail', bufferBytes: p.buffer_bytes ?? 225_000 };
+  }
+}
+
+/** The whole page. */
+export function App() {
+  const [{ settings: first, notice }] = useState(initialSettings);
+  const conductor = useMemo(() => new Conductor(first), [first]);
+  const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
+  const [colorBy, setColorBy] = useState<'flow' | 'priority'>('flow');
+  const [showParams, setShowParams] = useState(true);
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  useEffect(() => {
+    conductor.load(first);
+    return () => conductor.dispose();
+  }, [conductor, first]);
+
+  const apply = (next: Settings) => {
+    history.replaceState(null, '', encodeSettings(next));
+    conductor.load(next);
+  };
+  const share = async () => {
+    const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
+    history.replaceState(null, '', encodeSettings(s.settings));
+    try {
+      await navigator.clipboard?.writeText(url);
+    } catch {
+      /* the address bar holds the link anyway */
+    }
+  };
+  const guard = (f: () => void | Promise<void>) => async () => {
+    try {
+      setExportError(null);
+      await f();
+    } catch (e) {
+      setExportError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const engineError = s.runs.find((r) => r.error)?.error ?? null;
+  const allDone = s.runs.length > 0 && s.runs.every((r) => r.summary);
+  const sc = s.settings.scenario;
+
+  return (
+    <div className="app">
+      <header>
+        <h1>dcsim</h1>
+        <div className="narration" data-testid="narration">
+          <strong>{String(sc.name)}</strong> — {String(sc.description ?? '')}
+        </div>
+      </header>
+      {notice && <div className="banner warn">{notice}</div>}
+      {s.crashed && (
+        <div className="banner error" data-testid="crash">
+          {s.crashed}{' '}
+          <button data-testid="restart-worker" onClick={() => conductor.restart()}>
+            Restart the engine
+          </button>
+        </div>
+      )}
+      <Transport c={conductor} s={s} />
+      <div className="status" data-testid="status">
+        {s.status}
+        {s.fullSpeedWallMs !== null && allDone && (
+          <span data-testid="full-speed-wall" data-value={String(s.fullSpeedWallMs)}>
+            {' '}
+            · full-speed wall time {(s.fullSpeedWallMs / 1000).toFixed(2)} s
+          </span>
+        )}
+      </div>
+      <div className="layout">
+        <aside className={showParams ? 'side' : 'side collapsed'}>
+          <button className="collapse" onClick={() => setShowParams(!showParams)}>
+            {showParams ? '◂ hide settings' : '▸'}
+          </button>
+          {showParams && <ParamPanel key={JSON.stringify(s.settings)} settings={s.settings} onApply={apply} engineError={engineError} />}
+        </aside>
+        <main>
+          <div className="view-options">
+            <label>
+              colour packets by{' '}
+              <select value={colorBy} onChange={(e) => setColorBy(e.target.value as 'flow' | 'priority')}>
+                <option value="flow">flow</option>
+                <option value="priority">kind / priority</option>
+              </select>
+            </label>
+            <Legend />
+          </div>
+          <div className={`networks n${s.runs.length}`}>
+            {s.runs.map((r, i) => {
+              const ports = portsOf(s.settings, r.protocol);
+              return (
+                <section key={r.protocol} className="network" data-testid={`run-${r.protocol}`}>
+                  <h3>
+                    {r.protocol}{' '}
+                    <small data-testid={`progress-${r.protocol}`}>
+                      {r.done}/{r.total} flows · {r.events.toLocaleString('en')} events · t = {fmtTime(r.nowPs)}
+                      {r.summary ? ' · finished' : ''}
+                    </small>
+                  </h3>
+                  {r.error && <em className="error">{r.error}</em>}
+                  {r.protocol === 'ideal' ? (
+                    <p className="note">The Ideal scheduler is flow-level (no packets to draw); its flows appear in the charts.</p>
+                  ) : (
+                    <TopologyView
+                      run={r}
+                      colorBy={colorBy}
+                      selectedPort={s.inspectPort}
+                      onSelectPort={(p: number | null) => conductor.inspect(p)}
+                      onSelectFlow={() => {}}
+                      nowPs={s.displayPs}
+                      bufferBytes={ports.bufferBytes}
+                      ecnThresholdBytes={ports.ecnThresholdBytes}
+                    />
+                  )}
+                  {s.inspectPort !== null && r.protocol !== 'ideal' && (
+                    <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
+                  )}
+                  <EventLog run={r} topology={r.topology} />
+                  <div className="exports">
+                    <button
+                      data-testid={`export-flows-${i}`}
+                      disabled={!r.summary}
+                      onClick={guard(() => downloadCsv(exportName(sc, r.protocol, 'flows', 'csv'), r.flowsCsv))}
+                      title={r.summary ? 'per-flow CSV (the columns of dcsim run)' : 'available when the run has finished'}
+                    >
+                      flows.csv
+                    </button>
+                    <button data-testid={`export-summary-${i}`} disabled={!r.summary} onClick={guard(() => downloadCsv(exportName(sc, r.protocol, 'summary', 'csv'), r.summaryCsv))}>
+                      summary.csv
+                    </button>
+                    <button
+                      disabled={r.protocol === 'ideal'}
+                      onClick={guard(async () => {
+                        const c = document.querySelector(`[data-testid="run-${r.protocol}"] canvas`) as HTMLCanvasElement | null;
+                        if (!c) throw new Error('no network drawn');
+                        await downloadCanvas(c, exportName(sc, r.protocol, 'network', 'png'));
+                      })}
+                    >
+                      network.png
+                    </button>
+                  </div>
+                </section>
+              );
+            })}
+          </div>
+          <section className="charts">
+            <CdfChart runs={s.runs} metric="fct" id="chart-fct-cdf" />
+            <CdfChart runs={s.runs} metric="slowdown" id="chart-slowdown-cdf" />
+            <BucketChart runs={s.runs} id="chart-buckets" />
+            <SeriesChart runs={s.runs} metric="queuedBytes" id="chart-queued" />
+            <SeriesChart runs={s.runs} metric="goodputGbps" id="chart-goodput" />
+          </section>
+          <div className="exports">
+            {['chart-fct-cdf', 'chart-slowdown-cdf', 'chart-buckets', 'chart-queued', 'chart-goodput'].map((id) => (
+              <span key={id} className="chart-export">
+                {id.replace('chart-', '')}:{' '}
+                <button onClick={guard(() => downloadSvg(id, exportName(sc, s.settings.protocols.join('+'), id, 'svg')))}>SVG</button>
+                <button onClick={guard(() => downloadSvgAsPng(id, exportName(sc, s.settings.protocols.join('+'), id, 'png')))}>PNG</button>
+              </span>
+            ))}
+          </div>
+          <SummaryTable runs={s.runs} />
+          <div className="exports">
+            {!allDone && (
+              <button data-testid="finish-all" onClick={() => conductor.finishAll()}>
+                Run all to the end
+              </button>
+            )}
+            <button
+              data-testid="export-all-summaries"
+              disabled={!allDone}
+              onClick={guard(() => downloadCsv(exportName(sc, s.settings.protocols.join('+'), 'summaries', 'csv'), mergeSummaryCsvs(s.runs.map((r) => r.summaryCsv))))}
+            >
+              all summaries.csv
+            </button>
+            <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
+              Share link
+            </button>
+            {exportError && <em className="error">{exportError}</em>}
+          </div>
+          <p className="help">
+            Keys:{' '}
+            {Object.entries(SHORTCUTS)
+              .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k} ${v}`)
+              .join(' · ')}
+            . Click a port to inspect its buffer.
+          </p>
+        </main>
+      </div>
+    </div>
+  );
+}

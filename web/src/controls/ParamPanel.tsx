@@ -1,0 +1,140 @@
+// The parameter panel: scenario, protocols side by side, topology size,
+// workload, load, flows, buffer, ECN threshold, seed. Edits are checked as
+// they are typed (field-named messages) and applied with one button, which
+// reloads every run from time zero with the same arrivals for all.
+
+import { useMemo, useState } from 'react';
+import { SCENARIOS, scenarioNamed } from '../scenarios';
+import { MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
+
+/** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
+const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, dctcp: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
+
+/** Sets `obj.a.b.c = v` on a deep copy (undefined deletes). */
+export function setPath<T extends Record<string, any>>(obj: T, path: string, v: unknown): T {
+  const out = structuredClone(obj);
+  const keys = path.split('.');
+  let o: any = out;
+  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+  if (v === undefined) delete o[keys[keys.length - 1]];
+  else o[keys[keys.length - 1]] = v;
+  return out;
+}
+
+/** Reads a number typed in a field: '' is undefined (use the default), otherwise Number (may be NaN). */
+function num(text: string): number | undefined {
+  return text.trim() === '' ? undefined : Number(text);
+}
+
+/** The settings form. */
+export function ParamPanel({ settings, onApply, engineError }: { settings: Settings; onApply: (s: Settings) => void; engineError: string | null }) {
+  const [draft, setDraft] = useState<Settings>(settings);
+  const errs = useMemo(() => validateSettings(draft), [draft]);
+  const errFor = (f: string) => errs.filter((e) => e.field === f || e.field.startsWith(f + '.')).map((e) => e.message).join('; ');
+  const sc = draft.scenario;
+  const topo = sc.topology ?? {};
+  const w = sc.workload ?? {};
+  const edit = (path: string, v: unknown) => setDraft({ ...draft, scenario: setPath(sc, path, v) });
+  const field = (label: string, path: string, value: unknown, hint: string, testid: string) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        data-testid={testid}
+        value={value === undefined || (typeof value === 'number' && Number.isNaN(value)) ? '' : String(value)}
+        onChange={(e) => edit(path, num(e.target.value))}
+        placeholder={hint}
+        inputMode="decimal"
+      />
+      {errFor(path) && <em className="error" data-testid={`error-${path}`}>{path}: {errFor(path)}</em>}
+    </label>
+  );
+  const toggle = (p: Protocol) => {
+    const has = draft.protocols.includes(p);
+    const protocols = has ? draft.protocols.filter((x) => x !== p) : [...draft.protocols, p];
+    setDraft({ ...draft, protocols });
+  };
+
+  return (
+    <form
+      className="params"
+      data-testid="params"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (errs.length === 0) onApply(draft);
+      }}
+    >
+      <h2>Settings</h2>
+      <label className="field">
+        <span>scenario</span>
+        <select
+          data-testid="scenario-select"
+          value={String(sc.name)}
+          onChange={(e) => {
+            const s = scenarioNamed(e.target.value);
+            if (s) setDraft({ scenario: s, protocols: draft.protocols.length ? draft.protocols : [s.protocol ?? 'pfabric'] });
+          }}
+        >
+          {SCENARIOS.map((s) => (
+            <option key={String(s.name)} value={String(s.name)}>
+              {String(s.name)}
+            </option>
+          ))}
+          {!SCENARIOS.some((s) => s.name === sc.name) && <option value={String(sc.name)}>{String(sc.name)} (shared)</option>}
+        </select>
+      </label>
+      <fieldset className="protocols">
+        <legend>protocols, side by side (up to {MAX_SIDE_BY_SIDE})</legend>
+        {PROTOCOLS.map((p) => (
+          <label key={p} className="check">
+            <input type="checkbox" data-testid={`protocol-${p}`} checked={draft.protocols.includes(p)} onChange={() => toggle(p)} /> {p}
+          </label>
+        ))}
+        {errFor('protocols') && <em className="error">protocols: {errFor('protocols')}</em>}
+      </fieldset>
+      {topo.kind === 'leaf_spine' && (
+        <fieldset>
+          <legend>leaf-spine fabric</legend>
+          {field('racks', 'topology.racks', topo.racks, '9', 'racks')}
+          {field('hosts per rack', 'topology.hosts_per_rack', topo.hosts_per_rack, '16', 'hosts-per-rack')}
+          {field('spines', 'topology.spines', topo.spines, '4', 'spines')}
+        </fieldset>
+      )}
+      <fieldset>
+        <legend>workload</legend>
+        {w.sizes?.kind === 'cdf' && (
+          <label className="field">
+            <span>flow sizes</span>
+            <select data-testid="cdf-select" value={w.sizes.name} onChange={(e) => edit('workload.sizes', { kind: 'cdf', name: e.target.value })}>
+              {NAMED_CDFS.map((n) => (
+                <option key={n}>{n}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        {w.load !== undefined && field('load (0, 1]', 'workload.load', w.load, '0.6', 'load')}
+        {w.flows !== undefined && field('flows', 'workload.flows', w.flows, '10000', 'flows')}
+        {field('seed', 'seed', sc.seed, '1', 'seed')}
+      </fieldset>
+      <fieldset>
+        <legend>switch ports</legend>
+        {draft.protocols
+          .filter((p) => p !== 'ideal')
+          .map((p) => (
+            <div key={p}>{field(`${p} buffer (bytes)`, `params.${p}.buffer_bytes`, sc.params?.[p]?.buffer_bytes, `${DEFAULT_BUFFER[p]} (default)`, `buffer-${p}`)}</div>
+          ))}
+        {draft.protocols.includes('dctcp') &&
+          field('DCTCP ECN threshold K (bytes)', 'params.dctcp.ecn_threshold_bytes', sc.params?.dctcp?.ecn_threshold_bytes, '22500 (default)', 'ecn-k')}
+        <p className="note">Priority queues: none of today's protocols use strict_priority ports (pHost and PASE will).</p>
+      </fieldset>
+      {errFor('name') && <em className="error">name: {errFor('name')}</em>}
+      {engineError && (
+        <em className="error" data-testid="engine-error">
+          engine: {engineError}
+        </em>
+      )}
+      <button type="submit" data-testid="apply" disabled={errs.length > 0}>
+        Apply and restart
+      </button>
+    </form>
+  );
+}

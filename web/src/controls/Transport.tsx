@@ -1,0 +1,133 @@
+// The transport bar: play, pause, step one event, step one RTT, run to the
+// next flow completion, full speed, restart, seek, speed, each with a
+// keyboard shortcut (shown on the button and in the help line).
+
+import { useEffect, useState } from 'react';
+import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+
+/** Speeds on the slider: simulated picoseconds per wall second (log scale), 10 ns/s to 100 ms/s. */
+export const SPEED_MIN = 1e4;
+export const SPEED_MAX = 1e11;
+
+/** Keyboard shortcuts: key -> [action, label]. */
+export const SHORTCUTS: Record<string, string> = {
+  ' ': 'play / pause',
+  ArrowRight: 'step one event',
+  r: 'step one RTT',
+  c: 'run to the next flow completion',
+  f: 'full speed to the end',
+  '0': 'restart',
+  g: 'seek to a time',
+  '+': 'faster',
+  '-': 'slower',
+};
+
+/** The play controls of the shared timeline. */
+export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
+  const [seekUs, setSeekUs] = useState('');
+  const busy = !s.loaded || s.seeking;
+  const done = s.runs.length > 0 && s.runs.every((r) => r.summary);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const st = c.getState();
+      switch (e.key) {
+        case ' ':
+          st.mode === 'playing' || st.mode === 'full' ? c.pause() : c.play();
+          break;
+        case 'ArrowRight':
+          c.stepEvent();
+          break;
+        case 'r':
+          c.stepRtt();
+          break;
+        case 'c':
+          c.nextCompletion();
+          break;
+        case 'f':
+          c.fullSpeed();
+          break;
+        case '0':
+          c.restartRun();
+          break;
+        case 'g':
+          (document.getElementById('seek-input') as HTMLInputElement | null)?.focus();
+          break;
+        case '+':
+        case '=':
+          c.setSpeed(Math.min(SPEED_MAX, st.speed * 2));
+          break;
+        case '-':
+          c.setSpeed(Math.max(SPEED_MIN, st.speed / 2));
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [c]);
+
+  const logSpeed = Math.log10(s.speed);
+  return (
+    <div className="transport" role="toolbar" aria-label="simulation controls">
+      {s.mode === 'playing' || s.mode === 'full' ? (
+        <button data-testid="pause" onClick={() => c.pause()} title="pause (space)">
+          ❚❚ Pause
+        </button>
+      ) : (
+        <button data-testid="play" onClick={() => c.play()} disabled={busy || done} title="play (space)">
+          ▶ Play
+        </button>
+      )}
+      <button data-testid="step-event" onClick={() => c.stepEvent()} disabled={busy || done} title="step one event (→)">
+        → Event
+      </button>
+      <button data-testid="step-rtt" onClick={() => c.stepRtt()} disabled={busy || done} title="step one base RTT (r)">
+        +1 RTT
+      </button>
+      <button data-testid="next-completion" onClick={() => c.nextCompletion()} disabled={busy || done} title="run to the next flow completion (c)">
+        →| Next completion
+      </button>
+      <button data-testid="full-speed" onClick={() => c.fullSpeed()} disabled={busy || done || s.mode === 'full'} title="run to the end as fast as the engine goes, animation off (f)">
+        » Full speed
+      </button>
+      <button data-testid="restart" onClick={() => c.restartRun()} disabled={!s.loaded && !s.crashed} title="restart from time zero (0)">
+        ⟲ Restart
+      </button>
+      <label className="speed" title="simulated time per wall-clock second (+ / -)">
+        speed
+        <input
+          type="range"
+          min={Math.log10(SPEED_MIN)}
+          max={Math.log10(SPEED_MAX)}
+          step={0.1}
+          value={logSpeed}
+          onChange={(e) => c.setSpeed(10 ** Number(e.target.value))}
+          data-testid="speed"
+        />
+        <span className="speed-value">{fmtTime(s.speed)}/s</span>
+      </label>
+      <form
+        className="seek"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const us = Number(seekUs);
+          if (Number.isFinite(us) && us >= 0) c.seek(us * 1e6);
+        }}
+      >
+        <input id="seek-input" data-testid="seek-input" placeholder="seek to µs (g)" value={seekUs} onChange={(e) => setSeekUs(e.target.value)} size={12} />
+        <button type="submit" disabled={busy} data-testid="seek">
+          Seek
+        </button>
+      </form>
+      <span className="clock" data-testid="clock">
+        t = {fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,430 @@
+// The conductor: one worker per protocol, all on one shared timeline. It
+// turns the controls (play, pause, step one event, step one RTT, run to the
+// next completion, speed, seek, restart, full speed) into `advance`
+// requests and folds the frames into run states the views read.
+//
+// Lockstep: while playing or stepping, every worker is asked to advance to
+// the same simulated time, and the time on screen never passes the slowest
+// worker. At full speed each worker runs flat out on its own (with the
+// trace off), and the screen shows the earliest of their times.
+
+import type { Topology, WorkerResponse } from '../engine/api';
+import { SimClient } from '../engine/client';
+import { applyFrame, emptyRun, type RunState } from './run';
+import { baseRttPs } from './rtt';
+import { scenarioFor, type Settings } from './settings';
+
+/** What the clock is doing. */
+export type Mode = 'paused' | 'playing' | 'full';
+
+/** Everything the page shows, replaced (never mutated) on each change. */
+export interface ConductorState {
+  settings: Settings;
+  runs: RunState[];
+  mode: Mode;
+  /** The simulated time on screen, picoseconds. */
+  displayPs: number;
+  /** Simulated picoseconds per wall second while playing. */
+  speed: number;
+  /** Base RTT of the topology (the "step one RTT" unit), picoseconds. */
+  rttPs: number;
+  /** A line saying what the last control did. */
+  status: string;
+  /** Set when a worker died; the restart button clears it. */
+  crashed: string | null;
+  /** A seek or restart is replaying the run. */
+  seeking: boolean;
+  /** All runs are loaded (topology known). */
+  loaded: boolean;
+  /** Wall time (ms) of the last full-speed run, from start to the last summary. */
+  fullSpeedWallMs: number | null;
+  /** Port being inspected. */
+  inspectPort: number | null;
+}
+
+/** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
+export const DEFAULT_SPEED = 2_000_000;
+/** Workers may run this much wall time ahead of the screen while playing. */
+const LEAD_WALL_S = 0.12;
+/** Most wall time a worker spends on one slice before it reports. */
+const SLICE_MS = 12;
+const FULL_SLICE_MS = 100;
+
+interface Slot {
+  client: SimClient;
+  /** Upper time bound of the outstanding or last advance. */
+  untilPs: number;
+  /** Time up to which this run has processed every event. */
+  reachedPs: number;
+  finished: boolean;
+  topology: Topology | null;
+  /** Completions seen by the last stepping request (for "next completion"). */
+  gotCompletion: boolean;
+}
+
+/** Runs and controls the side-by-side runs. */
+export class Conductor {
+  private state: ConductorState;
+  private listeners = new Set<() => void>();
+  private slots: Slot[] = [];
+  private raf = 0;
+  private lastTick = 0;
+  /** A pending step: resolves once every slot is idle again. */
+  private onIdle: (() => void) | null = null;
+  private fullStart = 0;
+  /** Incremented on every load so late messages of old workers are ignored. */
+  private generation = 0;
+  private seekTarget: number | null = null;
+
+  constructor(settings: Settings) {
+    this.state = {
+      settings,
+      runs: [],
+      mode: 'paused',
+      displayPs: 0,
+      speed: DEFAULT_SPEED,
+      rttPs: 0,
+      status: '',
+      crashed: null,
+      seeking: false,
+      loaded: false,
+      fullSpeedWallMs: null,
+      inspectPort: null,
+    };
+  }
+
+  /** Subscribes to changes (React's useSyncExternalStore). */
+  subscribe = (fn: () => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+  /** The current state. */
+  getState = () => this.state;
+
+  private set(patch: Partial<ConductorState>) {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+  private setRun(i: number, f: (r: RunState) => RunState) {
+    const runs = this.state.runs.slice();
+    runs[i] = f(runs[i]);
+    this.set({ runs });
+  }
+
+  /** Loads settings: one fresh worker per protocol, all at time zero. */
+  load(settings: Settings, keepRuns = false, seekTo: number | null = null) {
+    this.stopClock();
+    for (const s of this.slots) s.client.dispose();
+    const gen = ++this.generation;
+    this.seekTarget = seekTo;
+    const fresh = settings.protocols.map((p) => emptyRun(p));
+    this.slots = settings.protocols.map((_, i) => ({
+      client: new SimClient({
+        onMessage: (m) => gen === this.generation && this.onMessage(i, m),
+        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
+      }),
+      untilPs: 0,
+      reachedPs: 0,
+      finished: false,
+      topology: null,
+      gotCompletion: false,
+    }));
+    this.pendingRuns = fresh;
+    this.set({
+      settings,
+      runs: keepRuns ? this.state.runs : fresh,
+      mode: 'paused',
+      displayPs: keepRuns ? this.state.displayPs : 0,
+      loaded: false,
+      crashed: null,
+      seeking: seekTo !== null,
+      fullSpeedWallMs: null,
+      status: seekTo !== null ? `replaying to t = ${fmtTime(seekTo)}…` : 'loading…',
+    });
+    const tracing = seekTo === null;
+    settings.protocols.forEach((p, i) => this.slots[i].client.send({ type: 'load', scenario: scenarioFor(settings, p), trace: tracing }));
+  }
+
+  /** Run states being rebuilt by a seek (shown once the replay is there). */
+  private pendingRuns: RunState[] = [];
+
+  private runsInUse(): RunState[] {
+    return this.state.seeking ? this.pendingRuns : this.state.runs;
+  }
+
+  private updateRun(i: number, f: (r: RunState) => RunState) {
+    if (this.state.seeking) {
+      this.pendingRuns = this.pendingRuns.slice();
+      this.pendingRuns[i] = f(this.pendingRuns[i]);
+    } else this.setRun(i, f);
+  }
+
+  private onMessage(i: number, m: WorkerResponse) {
+    const slot = this.slots[i];
+    switch (m.type) {
+      case 'loaded':
+        slot.topology = m.topology;
+        this.updateRun(i, (r) => ({ ...r, topology: m.topology, scenario: m.scenario }));
+        if (this.slots.every((s) => s.topology)) this.afterLoad();
+        break;
+      case 'frame': {
+        const U = slot.untilPs;
+        slot.reachedPs = !m.running ? Infinity : m.nextPs < 0 || m.nextPs > U ? U : m.nowPs;
+        if (m.completions.length) slot.gotCompletion = true;
+        const display = this.state.mode === 'full' ? m.nowPs : Math.min(this.state.displayPs, m.nowPs);
+        this.updateRun(i, (r) => applyFrame(r, m, display));
+        if (this.state.mode === 'full' && m.running) this.pumpFull(i);
+        else this.afterReply();
+        break;
+      }
+      case 'finished':
+        slot.finished = true;
+        slot.reachedPs = Infinity;
+        this.updateRun(i, (r) => ({ ...r, running: false, summary: m.summary, flowsCsv: m.flowsCsv, summaryCsv: m.summaryCsv }));
+        if (this.slots.every((s) => s.finished)) {
+          const wall = this.state.mode === 'full' ? performance.now() - this.fullStart : this.state.fullSpeedWallMs;
+          this.stopClock();
+          this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
+        }
+        this.afterReply();
+        break;
+      case 'error':
+        this.updateRun(i, (r) => ({ ...r, error: m.message }));
+        if (m.during === 'load' || m.during === 'init') {
+          this.set({ status: `${this.state.settings.protocols[i]}: ${m.message}`, seeking: false });
+        }
+        this.afterReply();
+        break;
+    }
+  }
+
+  private afterLoad() {
+    const topo = this.slots[0].topology!;
+    this.set({ loaded: true, rttPs: baseRttPs(topo) });
+    if (this.state.inspectPort !== null) this.inspect(this.state.inspectPort);
+    if (this.seekTarget !== null) {
+      const T = this.seekTarget;
+      this.advanceAll(T, Infinity, 1e9, () => {
+        for (const s of this.slots) s.client.send({ type: 'trace', on: true });
+        this.seekTarget = null;
+        this.set({ seeking: false, runs: this.pendingRuns, displayPs: T, status: `at t = ${fmtTime(T)}` });
+      });
+    } else {
+      // A first frame at time zero (the flows that arrive at once, the empty buffers).
+      this.advanceAll(0, Infinity, SLICE_MS, () => this.set({ status: 'ready: press play (space) or step (→)' }));
+    }
+  }
+
+  private onCrash(i: number, msg: string) {
+    this.stopClock();
+    this.set({ crashed: `${this.state.settings.protocols[i]}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
+  }
+
+  /** Restarts crashed workers and replays deterministically to the time on screen. */
+  restart() {
+    const T = Number.isFinite(this.state.displayPs) ? this.state.displayPs : 0;
+    this.load(this.state.settings, true, T > 0 ? T : null);
+  }
+
+  private afterReply() {
+    if (this.slots.some((s) => s.client.busy)) return;
+    if (this.state.mode === 'full') {
+      this.set({ displayPs: Math.min(...this.slots.map((s, i) => (s.finished ? Infinity : this.runsInUse()[i].nowPs))) });
+    }
+    const cb = this.onIdle;
+    this.onIdle = null;
+    cb?.();
+  }
+
+  /** Asks every unfinished worker to advance to `untilPs`; `done` runs once all replied. */
+  private advanceAll(untilPs: number, maxEvents: number, maxWallMs: number, done?: () => void, stopOnCompletion = false) {
+    this.onIdle = done ?? null;
+    let sent = false;
+    for (const s of this.slots) {
+      if (s.finished) continue;
+      s.untilPs = untilPs;
+      s.client.advance({ untilPs, maxEvents, stopOnCompletion, maxWallMs });
+      sent = true;
+    }
+    if (!sent) {
+      this.onIdle = null;
+      done?.();
+    }
+  }
+
+  private idle(): boolean {
+    return this.state.loaded && !this.state.seeking && !this.slots.some((s) => s.client.busy);
+  }
+  private minReached(): number {
+    return Math.min(...this.slots.map((s) => s.reachedPs));
+  }
+  private allFinished(): boolean {
+    return this.slots.length > 0 && this.slots.every((s) => s.finished);
+  }
+
+  /** Plays at the current speed, in lockstep. */
+  play() {
+    if (!this.state.loaded || this.allFinished()) return;
+    if (this.state.mode === 'full') this.setTrace(true);
+    this.set({ mode: 'playing', status: `playing at ${fmtSpeed(this.state.speed)}` });
+    this.startClock();
+  }
+
+  /** Pauses (outstanding slices still land). */
+  pause() {
+    if (this.state.mode === 'full') this.setTrace(true);
+    this.stopClock();
+    this.set({ mode: 'paused', status: `paused at t = ${fmtTime(this.state.displayPs)}` });
+  }
+
+  /** Runs every protocol to the end as fast as the engine goes (trace off). */
+  fullSpeed() {
+    if (!this.state.loaded || this.allFinished()) return;
+    this.stopClock();
+    this.setTrace(false);
+    this.fullStart = performance.now();
+    this.set({ mode: 'full', status: 'running at full speed (animation off)…' });
+    this.slots.forEach((_, i) => this.pumpFull(i));
+  }
+
+  /** Full speed: asks worker `i` for its next slice (called again as each frame lands). */
+  private pumpFull(i: number) {
+    const s = this.slots[i];
+    if (this.state.mode !== 'full' || s.finished) return;
+    s.untilPs = Infinity;
+    s.client.advance({ untilPs: Infinity, maxEvents: Infinity, stopOnCompletion: false, maxWallMs: FULL_SLICE_MS });
+  }
+
+  private setTrace(on: boolean) {
+    for (const s of this.slots) s.client.send({ type: 'trace', on });
+  }
+
+  /** Steps to the next event of any run (all runs process their events up to that time). */
+  stepEvent() {
+    this.pause();
+    if (!this.idle() || this.allFinished()) return;
+    const next = Math.min(...this.runsInUse().map((r, i) => (this.slots[i].finished ? Infinity : nextOf(r))));
+    if (!Number.isFinite(next)) return this.finishAll();
+    this.advanceAll(next, Infinity, 1e9, () => this.set({ displayPs: next, status: `stepped to the next event, t = ${fmtTime(next)}` }));
+  }
+
+  /** Steps one base RTT. */
+  stepRtt() {
+    this.pause();
+    if (!this.idle() || this.allFinished()) return;
+    const T = this.state.displayPs + this.state.rttPs;
+    this.advanceAll(T, Infinity, 1e9, () => this.set({ displayPs: Math.min(T, this.minReached()), status: `stepped one RTT (${fmtTime(this.state.rttPs)}) to t = ${fmtTime(T)}` }));
+  }
+
+  /** Runs to the next flow completion (of any run). */
+  nextCompletion() {
+    this.pause();
+    if (!this.idle() || this.allFinished()) return;
+    for (const s of this.slots) s.gotCompletion = false;
+    if (this.slots.length === 1) {
+      const s = this.slots[0];
+      this.advanceAll(Infinity, Infinity, 1e9, () => {
+        const r = this.state.runs[0];
+        s.reachedPs = r.nowPs;
+        const f = r.flows[r.flows.length - 1];
+        this.set({ displayPs: r.nowPs, status: f ? `flow ${f.flow} (${fmtBytes(f.sizeBytes)}) completed at t = ${fmtTime(r.nowPs)}, slowdown ${f.slowdown.toFixed(2)}` : 'no more completions' });
+      }, true);
+      return;
+    }
+    // Side by side: RTT steps until some run completes a flow, so all stay on one time.
+    const loop = (k: number) => {
+      const T = this.state.displayPs + this.state.rttPs;
+      this.advanceAll(T, Infinity, 1e9, () => {
+        this.set({ displayPs: Math.min(T, this.minReached()) });
+        if (this.slots.some((s) => s.gotCompletion) || this.allFinished() || k > 100_000) {
+          this.set({ status: `a flow completed by t = ${fmtTime(this.state.displayPs)}` });
+        } else loop(k + 1);
+      });
+    };
+    loop(0);
+  }
+
+  /** Replays every run from the start to simulated time `tPs` (deterministic). */
+  seek(tPs: number) {
+    this.load(this.state.settings, true, Math.max(0, tPs));
+  }
+
+  /** Starts over from time zero with the same settings. */
+  restartRun() {
+    this.load(this.state.settings);
+  }
+
+  /** Runs every protocol to its end and collects summaries. */
+  finishAll() {
+    this.stopClock();
+    for (const s of this.slots) if (!s.finished) s.client.send({ type: 'finish' });
+  }
+
+  /** Sets the playing speed (simulated ps per wall second). */
+  setSpeed(speed: number) {
+    this.set({ speed, status: this.state.mode === 'playing' ? `playing at ${fmtSpeed(speed)}` : this.state.status });
+  }
+
+  /** Selects the port the inspector shows (null: none). */
+  inspect(port: number | null) {
+    this.set({ inspectPort: port });
+    for (const s of this.slots) s.client.send({ type: 'inspect', port });
+  }
+
+  private startClock() {
+    cancelAnimationFrame(this.raf);
+    this.lastTick = performance.now();
+    const tick = (now: number) => {
+      if (this.state.mode !== 'playing') return;
+      const dt = Math.min(now - this.lastTick, 100) / 1000;
+      this.lastTick = now;
+      const reached = this.minReached();
+      const display = Math.min(this.state.displayPs + dt * this.state.speed, reached);
+      if (display !== this.state.displayPs) this.set({ displayPs: display });
+      if (this.allFinished()) return;
+      if (this.idle() && reached < display + LEAD_WALL_S * this.state.speed) {
+        this.advanceAll(display + LEAD_WALL_S * this.state.speed, Infinity, SLICE_MS);
+      }
+      this.raf = requestAnimationFrame(tick);
+    };
+    this.raf = requestAnimationFrame(tick);
+  }
+
+  private stopClock() {
+    cancelAnimationFrame(this.raf);
+    this.raf = 0;
+  }
+
+  /** Stops every worker. */
+  dispose() {
+    this.stopClock();
+    for (const s of this.slots) s.client.dispose();
+  }
+}
+
+/** Next event time of a run, as its last frame reported it. */
+function nextOf(r: RunState): number {
+  return r.nextPs >= 0 ? r.nextPs : Infinity;
+}
+
+/** "12.345 us", "3.2 ms". */
+export function fmtTime(ps: number): string {
+  if (!Number.isFinite(ps)) return 'end';
+  const us = ps / 1e6;
+  if (us < 1) return `${(ps / 1e3).toFixed(1)} ns`;
+  if (us < 1000) return `${us.toFixed(3)} µs`;
+  if (us < 1e6) return `${(us / 1000).toFixed(3)} ms`;
+  return `${(us / 1e6).toFixed(3)} s`;
+}
+
+/** "2 µs per second". */
+export function fmtSpeed(psPerS: number): string {
+  return `${fmtTime(psPerS)} of simulated time per second`;
+}
+
+/** "1.5 KB", "2.3 MB". */
+export function fmtBytes(b: number): string {
+  if (b < 1e3) return `${b} B`;
+  if (b < 1e6) return `${(b / 1e3).toFixed(1)} KB`;
+  return `${(b / 1e6).toFixed(2)} MB`;
+}

@@ -1,0 +1,124 @@
+// The run settings the parameter panel edits: a scenario (the same JSON a
+// scenario file holds, so a shared URL or an exported settings file runs
+// identically under `dcsim run`) and the protocols shown side by side.
+// Validation here gives instant, field-named messages; the engine's own
+// validation (validate_scenario in the worker) has the final word.
+
+/** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
+export const PROTOCOLS = ['pfabric', 'dctcp', 'tcp', 'rcp', 'ideal'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** Side by side shows at most this many protocols, each in its own worker. */
+export const MAX_SIDE_BY_SIDE = 4;
+/** Most flows the browser accepts in one run (the engine's own cap is 5,000,000). */
+export const MAX_BROWSER_FLOWS = 1_000_000;
+
+/** The built-in flow-size distributions. */
+export const NAMED_CDFS = ['websearch', 'datamining', 'imc10'] as const;
+
+/** A scenario as JSON (see scenarios/scenario.schema.json). */
+export type ScenarioJson = Record<string, any>;
+
+/** What the page runs. */
+export interface Settings {
+  scenario: ScenarioJson;
+  protocols: Protocol[];
+}
+
+/** A validation problem, naming the field. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+function isInt(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x);
+}
+
+/** Checks settings; returns every problem found (empty when valid). */
+export function validateSettings(s: Settings): FieldError[] {
+  const errs: FieldError[] = [];
+  const e = (field: string, message: string) => errs.push({ field, message });
+  if (s.protocols.length === 0) e('protocols', 'choose at least one protocol');
+  if (s.protocols.length > MAX_SIDE_BY_SIDE) e('protocols', `at most ${MAX_SIDE_BY_SIDE} protocols side by side`);
+  if (new Set(s.protocols).size !== s.protocols.length) e('protocols', 'each protocol at most once');
+  for (const p of s.protocols) if (!PROTOCOLS.includes(p)) e('protocols', `unknown protocol "${p}" (known: ${PROTOCOLS.join(', ')})`);
+  const sc = s.scenario;
+  if (typeof sc.name !== 'string' || !sc.name.trim()) e('name', 'must not be empty');
+  if (sc.seed !== undefined && !(isInt(sc.seed) && sc.seed >= 0 && sc.seed <= Number.MAX_SAFE_INTEGER)) e('seed', 'must be a whole number from 0 to 2^53-1');
+  const w = sc.workload ?? {};
+  if (w.load !== undefined) {
+    if (typeof w.load !== 'number' || Number.isNaN(w.load)) e('workload.load', 'must be a number');
+    else if (w.load <= 0) e('workload.load', `must be above 0, got ${w.load}`);
+    else if (w.load > 1) e('workload.load', `must be at most 1 (a load above 1 never drains), got ${w.load}`);
+  }
+  if (w.flows !== undefined) {
+    if (!isInt(w.flows) || w.flows < 1) e('workload.flows', `must be a whole number of at least 1, got ${w.flows}`);
+    else if (w.flows > MAX_BROWSER_FLOWS) e('workload.flows', `at most ${MAX_BROWSER_FLOWS.toLocaleString('en')} in the browser (use the command line for more)`);
+  }
+  const t = sc.topology ?? {};
+  if (t.kind === 'leaf_spine') {
+    for (const k of ['racks', 'hosts_per_rack', 'spines']) {
+      if (t[k] !== undefined && !(isInt(t[k]) && t[k] >= 1)) e(`topology.${k}`, `must be a whole number of at least 1, got ${t[k]}`);
+    }
+    if (isInt(t.racks) && isInt(t.hosts_per_rack) && t.racks * t.hosts_per_rack > 4096) e('topology', 'at most 4096 hosts in the browser');
+    for (const k of ['host_link_gbps', 'fabric_link_gbps']) if (t[k] !== undefined && !(t[k] > 0)) e(`topology.${k}`, `must be above 0, got ${t[k]}`);
+  }
+  for (const p of s.protocols) {
+    const b = sc.params?.[p]?.buffer_bytes;
+    if (b !== undefined && !(isInt(b) && b >= 1500)) e(`params.${p}.buffer_bytes`, `must be a whole number of bytes, at least one 1500-byte packet, got ${b}`);
+  }
+  const k = sc.params?.dctcp?.ecn_threshold_bytes;
+  if (k !== undefined && !(isInt(k) && k >= 0)) e('params.dctcp.ecn_threshold_bytes', `must be a whole number of bytes, got ${k}`);
+  return errs;
+}
+
+/** The scenario one protocol runs: the shared scenario with `protocol` set. */
+export function scenarioFor(s: Settings, p: Protocol): ScenarioJson {
+  return { ...s.scenario, protocol: p };
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): Uint8Array {
+  const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Version of the shared-URL format. */
+const URL_VERSION = 1;
+
+/** Encodes settings into a URL hash (`#run=...`) that reproduces the run exactly. */
+export function encodeSettings(s: Settings): string {
+  const json = JSON.stringify({ v: URL_VERSION, protocols: s.protocols, scenario: s.scenario });
+  return '#run=' + toBase64Url(new TextEncoder().encode(json));
+}
+
+/** Decodes a URL hash made by `encodeSettings`; null when there is none, an error message when it is broken. */
+export function decodeSettings(hash: string): Settings | null | { error: string } {
+  const m = /(?:^#|&)run=([A-Za-z0-9_-]+)/.exec(hash);
+  if (!m) return null;
+  let obj: any;
+  try {
+    obj = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64Url(m[1])));
+  } catch {
+    return { error: 'the shared link is damaged (its run= part does not decode); loading the default scenario instead' };
+  }
+  if (!obj || obj.v !== URL_VERSION || typeof obj.scenario !== 'object' || !Array.isArray(obj.protocols)) {
+    return { error: `the shared link is of an unknown version (${obj?.v}); loading the default scenario instead` };
+  }
+  return { scenario: obj.scenario, protocols: obj.protocols };
+}
+
+/** File name for an export: scenario, protocol and seed, e.g. `websearch-leaf-spine_pfabric_seed1_flows.csv`. */
+export function exportName(scenario: ScenarioJson, protocol: string, what: string, ext: string): string {
+  const safe = (x: string) => x.replace(/[^A-Za-z0-9._-]+/g, '-');
+  return `${safe(String(scenario.name))}_${safe(protocol)}_seed${scenario.seed ?? 1}_${what}.${ext}`;
+}

@@ -1,0 +1,249 @@
+// The animated network of one run: switches and hosts in tiers, a queue bar
+// at every port, packets moving along links, drops and ECN marks flashing
+// where they happen. Drawn on a canvas by a requestAnimationFrame loop that
+// reads the latest props through a ref, so React does not re-render per
+// packet; the loop skips frames where nothing changed.
+
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
+import type { Topology } from '../engine/api';
+import type { RunState } from '../state/run';
+import { layoutTopology, pickPoint, pickPort, portName, ROLE_NAMES, type TopoLayout } from './layout';
+import { drawTopology, PacketScratch } from './topologyDraw';
+import { bytesText, rateText } from './format';
+import './views.css';
+
+/** Props of {@link TopologyView}. */
+export interface TopologyViewProps {
+  run: RunState;
+  /** Packet colours: by flow (hashed palette) or by packet kind. */
+  colorBy: 'flow' | 'priority';
+  selectedPort: number | null;
+  onSelectPort: (port: number | null) => void;
+  onSelectFlow: (flow: number) => void;
+  /** The simulated time on screen, picoseconds: packets are placed where they are at this time. */
+  nowPs: number;
+  /** Bytes at which a queue bar is full (default: the largest occupancy seen so far). */
+  bufferBytes?: number;
+  /** Queue bars above this are red, and a tick marks it (DCTCP's K). */
+  ecnThresholdBytes?: number;
+  /** CSS height of the view, px (default 380). */
+  height?: number;
+}
+
+interface Live {
+  props: TopologyViewProps;
+  layout: TopoLayout | null;
+  layoutKey: string;
+  layoutTopo: Topology | null;
+  width: number;
+  height: number;
+  dpr: number;
+  transform: ZoomTransform;
+  maxSeen: number;
+  scratch: PacketScratch;
+  /** What the last frame drew, to skip identical frames. */
+  lastSig: unknown[];
+  hover: { x: number; y: number } | null;
+}
+
+/**
+ * The network of one run, animated at the display time: tiers of switches
+ * above their hosts, queue bars per port, packets in flight, drops and
+ * ECN marks. Wheel zooms, drag pans, a click selects the nearest port (for
+ * the port inspector) or a packet's flow.
+ */
+export function TopologyView(props: TopologyViewProps) {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
+  const live = useRef<Live>({
+    props,
+    layout: null,
+    layoutKey: '',
+    layoutTopo: null,
+    width: 0,
+    height: 0,
+    dpr: 1,
+    transform: zoomIdentity,
+    maxSeen: 0,
+    scratch: new PacketScratch(),
+    lastSig: [],
+    hover: null,
+  });
+  useLayoutEffect(() => {
+    live.current.props = props;
+  });
+
+  useEffect(() => {
+    const canvas = canvasRef.current!;
+    const wrap = wrapRef.current!;
+    const L = live.current;
+    const ctx = canvas.getContext('2d', { alpha: false });
+    let raf = 0;
+
+    const resize = () => {
+      const r = wrap.getBoundingClientRect();
+      const w = Math.max(50, Math.floor(r.width));
+      const h = Math.max(50, Math.floor(r.height));
+      const dpr = window.devicePixelRatio || 1;
+      if (w === L.width && h === L.height && dpr === L.dpr) return;
+      L.width = w;
+      L.height = h;
+      L.dpr = dpr;
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+      L.lastSig = [];
+    };
+    const ro = new ResizeObserver(resize);
+    ro.observe(wrap);
+    resize();
+
+    const layoutFor = (topo: Topology): TopoLayout => {
+      const key = `${L.width}x${L.height}`;
+      if (!L.layout || L.layoutTopo !== topo || L.layoutKey !== key) {
+        if (L.layoutTopo !== topo) L.maxSeen = 0;
+        L.layout = layoutTopology(topo, L.width, L.height);
+        L.layoutTopo = topo;
+        L.layoutKey = key;
+      }
+      return L.layout;
+    };
+
+    const frame = () => {
+      raf = requestAnimationFrame(frame);
+      if (!ctx) return;
+      if ((window.devicePixelRatio || 1) !== L.dpr) resize();
+      const p = L.props;
+      const run = p.run;
+      const topo = run.topology;
+      const t = L.transform;
+      const sig = [run, topo, p.nowPs, p.colorBy, p.selectedPort, p.bufferBytes, p.ecnThresholdBytes, t, L.width, L.height, L.dpr];
+      if (sig.length === L.lastSig.length && sig.every((v, i) => v === L.lastSig[i])) return;
+      L.lastSig = sig;
+      if (!topo) {
+        ctx.setTransform(L.dpr, 0, 0, L.dpr, 0, 0);
+        ctx.fillStyle = '#fff';
+        ctx.fillRect(0, 0, L.width, L.height);
+        ctx.fillStyle = '#555';
+        ctx.font = '14px system-ui, sans-serif';
+        ctx.textAlign = 'center';
+        ctx.fillText(run.error ? 'the engine reported an error' : 'loading the network…', L.width / 2, L.height / 2);
+        return;
+      }
+      const layout = layoutFor(topo);
+      const q = run.queueBytes;
+      for (let i = 0; i < q.length; i++) if (q[i] > L.maxSeen) L.maxSeen = q[i];
+      drawTopology(
+        ctx,
+        layout,
+        topo,
+        run,
+        {
+          nowPs: p.nowPs,
+          colorBy: p.colorBy,
+          selectedPort: p.selectedPort,
+          bufferBytes: p.bufferBytes && p.bufferBytes > 0 ? p.bufferBytes : Math.max(L.maxSeen, 1500),
+          ecnThresholdBytes: p.ecnThresholdBytes,
+          k: t.k,
+          tx: t.x,
+          ty: t.y,
+          dpr: L.dpr,
+          width: L.width,
+          height: L.height,
+        },
+        L.scratch,
+      );
+      updateTip();
+    };
+
+    // Hover tooltip: the port (and its queue) under the pointer.
+    const updateTip = () => {
+      const tip = tipRef.current;
+      const topo = L.props.run.topology;
+      if (!tip) return;
+      if (!L.hover || !topo || !L.layout) {
+        tip.style.display = 'none';
+        return;
+      }
+      const [wx, wy] = L.transform.invert([L.hover.x, L.hover.y]);
+      const port = pickPort(L.layout, wx, wy, 10 / L.transform.k);
+      if (port < 0) {
+        tip.style.display = 'none';
+        return;
+      }
+      const spec = topo.ports[port];
+      const qb = L.props.run.queueBytes[port] ?? 0;
+      const rate = L.props.run.linkRates.get(port);
+      tip.textContent = `${portName(topo, port)} · ${ROLE_NAMES[spec.role] ?? spec.role} · ${rateText(spec.rate)}b/s · ${bytesText(qb)} queued${rate !== undefined ? ` · RCP rate ${rateText(rate)}b/s` : ''}`;
+      tip.style.display = 'block';
+      tip.style.left = `${Math.max(0, Math.min(L.hover.x + 12, L.width - tip.offsetWidth - 4))}px`;
+      tip.style.top = `${L.hover.y + 14 + 24 > L.height ? L.hover.y - 28 : L.hover.y + 14}px`;
+    };
+
+    const z = d3zoom<HTMLCanvasElement, unknown>()
+      .scaleExtent([0.5, 16])
+      .clickDistance(4)
+      .on('zoom', (e: { transform: ZoomTransform }) => {
+        L.transform = e.transform;
+      });
+    zoomRef.current = z;
+    const sel = select(canvas);
+    sel.call(z);
+
+    const onClick = (e: MouseEvent) => {
+      const topo = L.props.run.topology;
+      if (!topo || !L.layout) return;
+      const rect = canvas.getBoundingClientRect();
+      const [wx, wy] = L.transform.invert([e.clientX - rect.left, e.clientY - rect.top]);
+      const k = L.transform.k;
+      const s = L.scratch;
+      const hit = pickPoint(s.xy, s.count, wx, wy, 5 / k);
+      if (hit >= 0) {
+        L.props.onSelectFlow(s.flow[hit]);
+        return;
+      }
+      const port = pickPort(L.layout, wx, wy, 28 / k);
+      L.props.onSelectPort(port >= 0 ? port : null);
+    };
+    const onMove = (e: MouseEvent) => {
+      const rect = canvas.getBoundingClientRect();
+      L.hover = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+      updateTip();
+    };
+    const onLeave = () => {
+      L.hover = null;
+      updateTip();
+    };
+    canvas.addEventListener('click', onClick);
+    canvas.addEventListener('mousemove', onMove);
+    canvas.addEventListener('mouseleave', onLeave);
+    raf = requestAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(raf);
+      ro.disconnect();
+      sel.on('.zoom', null);
+      canvas.removeEventListener('click', onClick);
+      canvas.removeEventListener('mousemove', onMove);
+      canvas.removeEventListener('mouseleave', onLeave);
+    };
+  }, []);
+
+  const resetZoom = () => {
+    const c = canvasRef.current;
+    if (c && zoomRef.current) select(c).call(zoomRef.current.transform, zoomIdentity);
+  };
+
+  return (
+    <div className="topology-wrap" ref={wrapRef} style={props.height ? { height: props.height } : undefined}>
+      <canvas data-testid="topology" ref={canvasRef} className="topology-canvas" aria-label={`network of the ${props.run.protocol} run`} />
+      <button type="button" className="topology-reset" onClick={resetZoom} title="reset zoom and pan (wheel zooms, drag pans)">
+        ⤢
+      </button>
+      <div className="topology-tip" ref={tipRef} />
+    </div>
+  );
+}

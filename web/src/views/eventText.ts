@@ -1,0 +1,111 @@
+// Trace records in words, for the narration panel (pure, no DOM).
+
+import { CONTROL_NAMES, DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
+import type { TraceRecord } from '../engine/frame';
+import { KIND_NAMES } from './palette';
+import { portName } from './layout';
+import { rateText, usText } from './format';
+
+/** How notable a record is (the log styles drops and finishes). */
+export type EventTone = 'drop' | 'mark' | 'finish' | 'start' | 'timeout' | 'control' | 'queue' | 'rate';
+
+/** One line of the event log. */
+export interface EventLine {
+  time: string;
+  text: string;
+  tone: EventTone;
+}
+
+function packetText(r: TraceRecord): string {
+  const kind = r.packetKind === PacketKindCode.Data ? '' : `${KIND_NAMES[r.packetKind as PacketKindCode] ?? 'packet'} `;
+  return `flow ${r.flow} ${kind}seq ${r.seq}`;
+}
+
+/**
+ * A trace record as a sentence: "port tor3→h50: flow 17 seq 4 dropped
+ * (least urgent)", "flow 17 finished", "flow 9 timed out (probe mode)".
+ */
+export function describeRecord(r: TraceRecord, topo: Topology | null): EventLine {
+  const time = `t=${usText(r.tPs)}`;
+  const at = r.port >= 0 ? `port ${portName(topo, r.port)}: ` : '';
+  switch (r.code) {
+    case TraceCode.Enqueue:
+      return { time, text: `${at}${packetText(r)} queued${r.aux > 0 ? ` (sub-queue ${r.aux})` : ''}`, tone: 'queue' };
+    case TraceCode.Dequeue:
+      return { time, text: `${at}${packetText(r)} sent (${Math.round(r.aux)} B left in the buffer)`, tone: 'queue' };
+    case TraceCode.Drop:
+      return { time, text: `${at}${packetText(r)} dropped (${r.aux === DropWhy.LeastUrgent ? 'least urgent' : 'buffer full'})`, tone: 'drop' };
+    case TraceCode.EcnMark:
+      return { time, text: `${at}flow ${r.flow} seq ${r.seq} ECN-marked (queue above K)`, tone: 'mark' };
+    case TraceCode.FlowStart:
+      return { time, text: `flow ${r.flow} started`, tone: 'start' };
+    case TraceCode.FlowFinish:
+      return { time, text: `flow ${r.flow} finished`, tone: 'finish' };
+    case TraceCode.Timeout:
+      return { time, text: `flow ${r.flow} timed out${r.aux === 1 ? ' (probe mode)' : ''}`, tone: 'timeout' };
+    case TraceCode.LinkRate:
+      return { time, text: `${at}RCP fair rate set to ${rateText(r.aux)}b/s`, tone: 'rate' };
+    case TraceCode.Control: {
+      const name = CONTROL_NAMES[r.aux] ?? 'control message';
+      return { time, text: `flow ${r.flow}: ${name}`, tone: 'control' };
+    }
+    default:
+      return { time, text: `${at}event ${r.code} flow ${r.flow}`, tone: 'queue' };
+  }
+}
+
+/**
+ * The newest `limit` records, newest first, in words. Enqueues and
+ * dequeues are the bulk of a trace; with `skipRoutine` they are left out so
+ * drops, marks, finishes and control messages stay visible.
+ */
+export function recentLines(log: readonly TraceRecord[], topo: Topology | null, limit = 60, skipRoutine = false): EventLine[] {
+  const out: EventLine[] = [];
+  for (let i = log.length - 1; i >= 0 && out.length < limit; i--) {
+    const r = log[i];
+    if (skipRoutine && (r.code === TraceCode.Enqueue || r.code === TraceCode.Dequeue)) continue;
+    out.push(describeRecord(r, topo));
+  }
+  return out;
+}
+
+/** Whether a record is worth narrating (everything but routine enqueues and dequeues). */
+export function isNotable(r: TraceRecord): boolean {
+  return r.code !== TraceCode.Enqueue && r.code !== TraceCode.Dequeue;
+}
+
+/**
+ * Keeps the notable records (drops, marks, finishes, timeouts, control)
+ * of a run's rolling log beyond the log's own short window: `update` is
+ * given the latest log (oldest first, a sliding window of the same record
+ * objects) and appends the records it has not seen yet. A log that does
+ * not continue the previous one (a new run) starts over.
+ */
+export class NotableLog {
+  records: TraceRecord[] = [];
+  private lastSeen: TraceRecord | null = null;
+  private lastLog: readonly TraceRecord[] | null = null;
+  constructor(private keep = 200) {}
+
+  update(log: readonly TraceRecord[]): TraceRecord[] {
+    if (log === this.lastLog) return this.records;
+    let from = 0;
+    if (this.lastSeen) {
+      const i = log.lastIndexOf(this.lastSeen);
+      if (i >= 0) from = i + 1;
+      else if (log.length && log[0].tPs < this.lastSeen.tPs) {
+        // Not a continuation: the run was restarted.
+        this.records = [];
+      }
+    }
+    const fresh = log.slice(from).filter(isNotable);
+    if (fresh.length) this.records = this.records.concat(fresh).slice(-this.keep);
+    this.lastSeen = log.length ? log[log.length - 1] : this.lastSeen;
+    this.lastLog = log;
+    if (!log.length) {
+      this.records = [];
+      this.lastSeen = null;
+    }
+    return this.records;
+  }
+}

@@ -1,0 +1,43 @@
+// Number and time formatting for the views (pure, no DOM).
+
+/** A number to `digits` significant digits, without exponent notation for everyday magnitudes. */
+export function sig(v: number | null | undefined, digits = 3): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return '–';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '-∞';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e9 || a < 1e-4) return v.toExponential(digits - 1);
+  if (a >= 10 ** digits) return Math.round(v).toLocaleString('en');
+  return String(Number(v.toPrecision(digits)));
+}
+
+/** A count with thousands separators. */
+export function count(v: number): string {
+  return Math.round(v).toLocaleString('en');
+}
+
+/** A fraction as a percentage with 3 significant digits ("0.0123 %"). */
+export function pct(v: number): string {
+  return `${sig(v * 100)} %`;
+}
+
+/** Simulated time in microseconds with 3 decimals: "12.345 µs". */
+export function usText(ps: number): string {
+  return `${(ps / 1e6).toFixed(3)} µs`;
+}
+
+/** A rate in bits per second as "9.6 G", "250 M". */
+export function rateText(bps: number): string {
+  if (bps >= 1e9) return `${sig(bps / 1e9, 2)}G`;
+  if (bps >= 1e6) return `${sig(bps / 1e6, 2)}M`;
+  if (bps >= 1e3) return `${sig(bps / 1e3, 2)}k`;
+  return `${sig(bps, 2)}`;
+}
+
+/** Bytes as "1.5 KB", "2.25 MB" (decimal units, as the engine's size buckets). */
+export function bytesText(b: number): string {
+  if (b < 1e3) return `${Math.round(b)} B`;
+  if (b < 1e6) return `${sig(b / 1e3)} KB`;
+  if (b < 1e9) return `${sig(b / 1e6)} MB`;
+  return `${sig(b / 1e9)} GB`;
+}

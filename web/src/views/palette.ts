@@ -1,0 +1,72 @@
+// Colours shared by the network view, the legend and the charts. Chosen to
+// stay distinct on a white background and on a washed-out projector.
+
+import { PacketKindCode } from '../engine/api';
+
+/** Flow colours: a packet's flow id is hashed into this list (stable across frames and runs). */
+export const FLOW_PALETTE = [
+  '#1f77b4', '#e8590c', '#2b8a3e', '#c2255c', '#7048e8', '#8c564b',
+  '#0b7285', '#d6336c', '#5c940d', '#364fc7', '#e67700', '#495057',
+] as const;
+
+/** Index into FLOW_PALETTE for a flow id (a multiplicative hash, so neighbouring ids differ). */
+export function flowColorIndex(flow: number): number {
+  const h = Math.imul((flow | 0) ^ 0x5bd1e995, 0x9e3779b1) >>> 0;
+  return ((h ^ (h >>> 15)) >>> 0) % FLOW_PALETTE.length;
+}
+
+/** The colour of a flow. */
+export function flowColor(flow: number): string {
+  return FLOW_PALETTE[flowColorIndex(flow)];
+}
+
+/** Colours by packet kind (the "kind / priority" colouring, and the legend). */
+export const KIND_COLORS: Record<PacketKindCode, string> = {
+  [PacketKindCode.Data]: '#1f5fbf',
+  [PacketKindCode.Ack]: '#2b8a3e',
+  [PacketKindCode.Probe]: '#e8590c',
+  [PacketKindCode.Control]: '#862e9c',
+};
+
+/** Names of packet kinds, for the legend and the event log. */
+export const KIND_NAMES: Record<PacketKindCode, string> = {
+  [PacketKindCode.Data]: 'data',
+  [PacketKindCode.Ack]: 'ACK',
+  [PacketKindCode.Probe]: 'probe',
+  [PacketKindCode.Control]: 'control',
+};
+
+/** Other colours of the network view. */
+export const COLORS = {
+  link: '#aab4bf',
+  linkSelected: '#1c7ed6',
+  host: '#5f6b78',
+  switchFill: '#eef1f5',
+  switchStroke: '#5f6b78',
+  queue: '#3b5bdb',
+  queueOverK: '#e03131',
+  queueBack: '#dde2e8',
+  drop: '#e03131',
+  mark: '#f59f00',
+  label: '#1b1f24',
+  rate: '#2b8a3e',
+} as const;
+
+/** Colours of the runs in the charts, by protocol so a protocol keeps its colour everywhere. */
+const PROTOCOL_COLORS: Record<string, string> = {
+  pfabric: '#1f77b4',
+  dctcp: '#e8590c',
+  tcp: '#6c757d',
+  rcp: '#2b8a3e',
+  ideal: '#111111',
+  phost: '#7048e8',
+  pase: '#8c564b',
+  pdq: '#c2255c',
+  fastpass: '#0b7285',
+};
+const SPARE = ['#d6336c', '#5c940d', '#364fc7', '#e67700'];
+
+/** The colour of run `i` running `protocol` in the charts. */
+export function runColor(protocol: string, i: number): string {
+  return PROTOCOL_COLORS[protocol.toLowerCase()] ?? SPARE[i % SPARE.length];
+}
