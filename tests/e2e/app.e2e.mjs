@@ -293,6 +293,34 @@ try {
     assert(await page.getByTestId('apply').isDisabled(), 'apply is enabled with a bad load');
   });
 
+  await check('a parameter the engine rejects is named in the page, and nothing runs', async () => {
+    await setField(page, 'load', 0.6);
+    await page.getByTestId('params-json').fill('{"pfabric": {"init_cwnd": 12, "bogus_knob": 3}}');
+    await page.getByTestId('apply').click();
+    await page.waitForSelector('[data-testid="engine-error"]', { timeout: 20_000 });
+    const msg = await page.getByTestId('engine-error').innerText();
+    assert(/bogus_knob/.test(msg), `engine error: ${msg}`);
+    await page.getByTestId('params-json').fill('{"pfabric": ');
+    assert(/params:/.test(await page.getByTestId('error-params').innerText()), 'no message for malformed JSON');
+    assert(await page.getByTestId('apply').isDisabled(), 'apply is enabled with malformed JSON');
+  });
+
+  await check('a crashed worker shows a message and a restart button that brings the run back', async () => {
+    // A page whose worker script cannot load (console errors expected here).
+    const p3 = await context.newPage();
+    await p3.route('**/sim.worker*', (r) => r.abort());
+    await p3.goto(sharedUrl ?? BASE);
+    await p3.waitForSelector('[data-testid="crash"]', { timeout: 20_000 });
+    assert(/crashed/.test(await p3.getByTestId('crash').innerText()), 'no crash message');
+    const flowsBefore = await p3.getByTestId('flows').inputValue();
+    await p3.unroute('**/sim.worker*');
+    await p3.getByTestId('restart-worker').click();
+    await p3.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert((await p3.getByTestId('crash').count()) === 0, 'the crash banner stayed');
+    assert((await p3.getByTestId('flows').inputValue()) === flowsBefore, 'the settings were not kept');
+    await p3.close();
+  });
+
   await check('no console errors', async () => {
     assert(consoleErrors.length === 0, consoleErrors.join('\n'));
   });

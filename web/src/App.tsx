@@ -16,6 +16,7 @@ import { SeriesChart } from './views/charts/SeriesChart';
 import { SummaryTable } from './views/SummaryTable';
 import { EventLog } from './views/EventLog';
 import { Legend } from './views/Legend';
+import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
 
@@ -146,7 +147,7 @@ export function App() {
                       colorBy={colorBy}
                       selectedPort={s.inspectPort}
                       onSelectPort={(p: number | null) => conductor.inspect(p)}
-                      onSelectFlow={() => {}}
+                      onSelectFlow={(f: number) => conductor.selectFlow(f)}
                       nowPs={s.displayPs}
                       bufferBytes={ports.bufferBytes}
                       ecnThresholdBytes={ports.ecnThresholdBytes}
@@ -155,6 +156,7 @@ export function App() {
                   {s.inspectPort !== null && r.protocol !== 'ideal' && (
                     <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
                   )}
+                  {s.selectedFlow !== null && <FlowInspector run={r} flow={s.selectedFlow} onClose={() => conductor.selectFlow(null)} />}
                   <EventLog run={r} topology={r.topology} />
                   <div className="exports">
                     <button

@@ -229,6 +229,26 @@ impl Engine {
         v
     }
 
+    /// One flow's record as JSON (src, dst, size, start, end, ideal FCT,
+    /// deadline, tenant; times in picoseconds) with its FCT and slowdown
+    /// when complete, or "null" for a flow that has not arrived.
+    pub fn flow_json(&self, flow: u32) -> String {
+        let records = match (&self.runner, &self.output) {
+            (Some(r), _) => r.records(),
+            (None, Some(o)) => &o.records[..],
+            _ => return String::from("null"),
+        };
+        match records.get(flow as usize) {
+            Some(rec) => serde_json::json!({
+                "record": rec,
+                "fct_ps": rec.fct().map(|t| t.ps()),
+                "slowdown": rec.slowdown(),
+            })
+            .to_string(),
+            None => String::from("null"),
+        }
+    }
+
     /// Takes the trace recorded since the last call, [`TRACE_WIDTH`]
     /// numbers per record (see [`trace_code`]).
     pub fn take_trace(&mut self) -> Vec<f64> {

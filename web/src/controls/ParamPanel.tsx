@@ -29,12 +29,33 @@ function num(text: string): number | undefined {
 /** The settings form. */
 export function ParamPanel({ settings, onApply, engineError }: { settings: Settings; onApply: (s: Settings) => void; engineError: string | null }) {
   const [draft, setDraft] = useState<Settings>(settings);
-  const errs = useMemo(() => validateSettings(draft), [draft]);
+  const [paramsText, setParamsText] = useState(() => JSON.stringify(settings.scenario.params ?? {}, null, 1));
+  const [paramsError, setParamsError] = useState<string | null>(null);
+  const errs = useMemo(() => {
+    const e = validateSettings(draft);
+    if (paramsError) e.push({ field: 'params', message: paramsError });
+    return e;
+  }, [draft, paramsError]);
   const errFor = (f: string) => errs.filter((e) => e.field === f || e.field.startsWith(f + '.')).map((e) => e.message).join('; ');
   const sc = draft.scenario;
   const topo = sc.topology ?? {};
   const w = sc.workload ?? {};
-  const edit = (path: string, v: unknown) => setDraft({ ...draft, scenario: setPath(sc, path, v) });
+  const edit = (path: string, v: unknown) => {
+    const scenario = setPath(sc, path, v);
+    setDraft({ ...draft, scenario });
+    if (path.startsWith('params.')) setParamsText(JSON.stringify(scenario.params ?? {}, null, 1));
+  };
+  const editParams = (text: string) => {
+    setParamsText(text);
+    try {
+      const v = JSON.parse(text === '' ? '{}' : text);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('must be an object such as {"pfabric": {"init_cwnd": 12}}');
+      setParamsError(null);
+      setDraft({ ...draft, scenario: { ...sc, params: v } });
+    } catch (e) {
+      setParamsError(e instanceof Error ? e.message : String(e));
+    }
+  };
   const field = (label: string, path: string, value: unknown, hint: string, testid: string) => (
     <label className="field">
       <span>{label}</span>
@@ -125,6 +146,15 @@ export function ParamPanel({ settings, onApply, engineError }: { settings: Setti
         {draft.protocols.includes('dctcp') &&
           field('DCTCP ECN threshold K (bytes)', 'params.dctcp.ecn_threshold_bytes', sc.params?.dctcp?.ecn_threshold_bytes, '22500 (default)', 'ecn-k')}
         <p className="note">Priority queues: none of today's protocols use strict_priority ports (pHost and PASE will).</p>
+      </fieldset>
+      <fieldset>
+        <legend>protocol parameters (JSON)</legend>
+        <p className="note">
+          Any parameter of scenarios/scenario.schema.json, e.g. <code>{'{"tcp": {"init_cwnd": 10, "min_rto_us": 200}}'}</code>; unset values keep the papers'
+          defaults. The engine checks them when you apply.
+        </p>
+        <textarea data-testid="params-json" rows={5} spellCheck={false} value={paramsText} onChange={(e) => editParams(e.target.value)} />
+        {paramsError && <em className="error" data-testid="error-params">params: {paramsError}</em>}
       </fieldset>
       {errFor('name') && <em className="error">name: {errFor('name')}</em>}
       {engineError && (

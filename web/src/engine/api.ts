@@ -109,6 +109,13 @@ export interface PortSnapshot {
   packets: Float64Array;
 }
 
+/** One flow's record (engine `FlowRecord`; times in picoseconds). */
+export interface FlowInfo {
+  record: { id: number; src: number; dst: number; size: number; start: number; end: number | null; ideal: number; deadline: number | null; tenant: number; request: number | null };
+  fct_ps: number | null;
+  slowdown: number | null;
+}
+
 /** One slice of a run, sent by the worker after each `advance`. */
 export interface Frame {
   type: 'frame';
@@ -153,6 +160,7 @@ export type WorkerRequest =
   | AdvanceRequest
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
+  | { type: 'flow'; flow: number }
   | { type: 'finish' };
 
 /** Messages from a worker to the page. */
@@ -160,4 +168,6 @@ export type WorkerResponse =
   | { type: 'loaded'; topology: Topology; scenario: Record<string, unknown> }
   | Frame
   | { type: 'finished'; summary: Summary; flowsCsv: string; summaryCsv: string; wallMs: number }
+  /** Answer to a `flow` request: null when the flow has not arrived yet. */
+  | { type: 'flow'; flow: number; info: FlowInfo | null }
   | { type: 'error'; message: string; during: WorkerRequest['type'] | 'init' };

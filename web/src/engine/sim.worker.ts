@@ -118,6 +118,10 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
         inspectPort = req.port;
         if (engine && !engine.finished()) sendFrame(frame(0));
         break;
+      case 'flow':
+        if (!engine) throw new Error('no scenario loaded');
+        post({ type: 'flow', flow: req.flow, info: JSON.parse(engine.flow_json(req.flow)) });
+        break;
       case 'trace':
         engine?.set_trace(req.on);
         break;

@@ -40,6 +40,8 @@ export interface ConductorState {
   fullSpeedWallMs: number | null;
   /** Port being inspected. */
   inspectPort: number | null;
+  /** Flow being inspected. */
+  selectedFlow: number | null;
 }
 
 /** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
@@ -90,6 +92,7 @@ export class Conductor {
       loaded: false,
       fullSpeedWallMs: null,
       inspectPort: null,
+      selectedFlow: null,
     };
   }
 
@@ -188,6 +191,9 @@ export class Conductor {
         }
         this.afterReply();
         break;
+      case 'flow':
+        if (m.flow === this.state.selectedFlow) this.updateRun(i, (r) => ({ ...r, flowInfo: m.info }));
+        break;
       case 'error':
         this.updateRun(i, (r) => ({ ...r, error: m.message }));
         if (m.during === 'load' || m.during === 'init') {
@@ -228,6 +234,9 @@ export class Conductor {
 
   private afterReply() {
     if (this.slots.some((s) => s.client.busy)) return;
+    if (this.state.selectedFlow !== null && this.state.mode !== 'full') {
+      for (const s of this.slots) s.client.send({ type: 'flow', flow: this.state.selectedFlow });
+    }
     if (this.state.mode === 'full') {
       this.set({ displayPs: Math.min(...this.slots.map((s, i) => (s.finished ? Infinity : this.runsInUse()[i].nowPs))) });
     }
@@ -369,6 +378,13 @@ export class Conductor {
   inspect(port: number | null) {
     this.set({ inspectPort: port });
     for (const s of this.slots) s.client.send({ type: 'inspect', port });
+  }
+
+  /** Selects the flow the flow inspector shows (null: none); it is refreshed with every frame. */
+  selectFlow(flow: number | null) {
+    this.set({ selectedFlow: flow });
+    if (flow === null) this.state.runs.forEach((_, i) => this.updateRun(i, (r) => ({ ...r, flowInfo: null })));
+    else for (const s of this.slots) s.client.send({ type: 'flow', flow });
   }
 
   private startClock() {

@@ -1,7 +1,7 @@
 // What the page knows about one run (one protocol panel): accumulated from
 // the worker's frames, read by the views. Pure data and pure updates, no DOM.
 
-import type { Frame, PortSnapshot, Summary, Topology } from '../engine/api';
+import type { FlowInfo, Frame, PortSnapshot, Summary, Topology } from '../engine/api';
 import { TraceCode } from '../engine/api';
 import { decodeCompletions, decodeTrace, departures, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
 
@@ -58,6 +58,8 @@ export interface RunState {
   linkRates: Map<number, number>;
   series: SeriesPoint[];
   inspect: PortSnapshot | null;
+  /** The flow the user clicked, as the engine last reported it. */
+  flowInfo: FlowInfo | null;
   summary: Summary | null;
   flowsCsv: string;
   summaryCsv: string;
@@ -85,6 +87,7 @@ export function emptyRun(protocol: string): RunState {
     linkRates: new Map(),
     series: [],
     inspect: null,
+    flowInfo: null,
     summary: null,
     flowsCsv: '',
     summaryCsv: '',

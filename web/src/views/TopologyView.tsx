@@ -9,7 +9,7 @@ import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTrans
 import type { Topology } from '../engine/api';
 import type { RunState } from '../state/run';
 import { layoutTopology, pickPoint, pickPort, portName, ROLE_NAMES, type TopoLayout } from './layout';
-import { drawTopology, PacketScratch } from './topologyDraw';
+import { drawTopology, PacketScratch, type StaticLayer } from './topologyDraw';
 import { bytesText, rateText } from './format';
 import './views.css';
 
@@ -81,6 +81,10 @@ export function TopologyView(props: TopologyViewProps) {
     const wrap = wrapRef.current!;
     const L = live.current;
     const ctx = canvas.getContext('2d', { alpha: false });
+    // The static part of the picture (links, switches, hosts, names) is drawn once per layout and zoom.
+    const off = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : document.createElement('canvas');
+    const offCtx = off.getContext('2d') as StaticLayer['ctx'] | null;
+    const layer: StaticLayer | null = offCtx ? { canvas: off, ctx: offCtx, key: '', layout: null } : null;
     let raf = 0;
 
     const resize = () => {
@@ -156,6 +160,7 @@ export function TopologyView(props: TopologyViewProps) {
           height: L.height,
         },
         L.scratch,
+        layer,
       );
       updateTip();
     };

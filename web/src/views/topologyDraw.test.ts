@@ -84,4 +84,23 @@ describe('drawing a frame', () => {
     expect(big.calls.arc).toBeGreaterThan(4000);
     expect(ms).toBeLessThan(100); // the JS side only; typically a few ms
   });
+
+  it('draws the static layer once per layout and zoom, then only copies it', () => {
+    const L = layoutTopology(topo, 900, 380);
+    const main = countingContext();
+    const off = countingContext();
+    const layer = { ctx: off.ctx, canvas: { width: 0, height: 0 } as unknown as OffscreenCanvas, key: '', layout: null };
+    const opts = { nowPs: 1000, colorBy: 'flow' as const, selectedPort: null, bufferBytes: 36_000, k: 1, tx: 0, ty: 0, dpr: 1, width: 900, height: 380 };
+    const s = new PacketScratch();
+    drawTopology(main.ctx, L, topo, busyRun(100), opts, s, layer);
+    const once = { ...off.calls };
+    expect(once.fillText).toBeGreaterThanOrEqual(13); // 9 ToR and 4 spine names
+    drawTopology(main.ctx, L, topo, busyRun(100), { ...opts, nowPs: 1500 }, s, layer);
+    expect(off.calls).toEqual(once);
+    expect(main.calls.drawImage).toBe(2);
+    expect(main.calls.fillText ?? 0).toBe(0);
+    // Zooming redraws it.
+    drawTopology(main.ctx, L, topo, busyRun(100), { ...opts, k: 2 }, s, layer);
+    expect(off.calls.fillText).toBeGreaterThan(once.fillText);
+  });
 });

@@ -74,8 +74,45 @@ export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs
   return c;
 }
 
-/** Draws one frame. */
-export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topology, run: RunState, o: DrawOptions, s: PacketScratch) {
+/** Something a static layer can be drawn into and blitted from (an offscreen canvas). */
+export interface StaticLayer {
+  ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+  canvas: HTMLCanvasElement | OffscreenCanvas;
+  /** The layout and view the layer holds (set by drawTopology). */
+  key: string;
+  layout: TopoLayout | null;
+}
+
+type Ctx = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+/**
+ * Draws one frame. The parts that only change with the layout and the zoom
+ * (links, switches, hosts, empty queue bars, names) are drawn once into
+ * `layer` when given and then copied, which saves most of the rasterizing
+ * (antialiased lines and text) on every animation frame.
+ */
+export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topology, run: RunState, o: DrawOptions, s: PacketScratch, layer?: StaticLayer | null) {
+  if (layer) {
+    const key = `${o.k},${o.tx},${o.ty},${o.dpr},${o.width},${o.height}`;
+    if (layer.key !== key || layer.layout !== L) {
+      if (layer.canvas.width !== ctx.canvas.width || layer.canvas.height !== ctx.canvas.height) {
+        layer.canvas.width = ctx.canvas.width;
+        layer.canvas.height = ctx.canvas.height;
+      }
+      drawStatic(layer.ctx, L, topo, o);
+      layer.key = key;
+      layer.layout = L;
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(layer.canvas, 0, 0);
+  } else {
+    drawStatic(ctx, L, topo, o);
+  }
+  drawDynamic(ctx, L, topo, run, o, s);
+}
+
+/** The layer that changes only with layout and zoom. */
+export function drawStatic(ctx: Ctx, L: TopoLayout, topo: Topology, o: DrawOptions) {
   const { k, dpr } = o;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#ffffff';
@@ -97,17 +134,6 @@ export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo:
   ctx.strokeStyle = COLORS.link;
   ctx.lineWidth = px;
   ctx.stroke();
-  const sel = o.selectedPort !== null && o.selectedPort >= 0 && o.selectedPort < np ? o.selectedPort : -1;
-  if (sel >= 0) {
-    const [x1, y1] = portTarget(L, topo, sel);
-    ctx.beginPath();
-    ctx.moveTo(L.portX[sel], L.portY[sel]);
-    ctx.lineTo(x1, y1);
-    ctx.strokeStyle = COLORS.linkSelected;
-    ctx.lineWidth = 2.5 * px;
-    ctx.stroke();
-  }
-
   // Switch boxes and hosts.
   ctx.beginPath();
   for (let u = 0; u < nn; u++) {
@@ -128,14 +154,58 @@ export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo:
   ctx.fillStyle = COLORS.host;
   ctx.fill();
 
-  // Queue bars: the capacity in grey, the occupancy in blue (red above K).
-  const q = run.queueBytes;
-  const buf = o.bufferBytes > 0 ? o.bufferBytes : 1;
-  const K = o.ecnThresholdBytes;
+  // Empty queue bars: the buffer's capacity.
   ctx.beginPath();
   for (let p = 0; p < np; p++) barRect(ctx, L, p, 1);
   ctx.fillStyle = COLORS.queueBack;
   ctx.fill();
+  // Labels: switch names, host names when zoomed in.
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'alphabetic';
+  ctx.lineJoin = 'round';
+  ctx.font = `${11 * px}px system-ui, sans-serif`;
+  ctx.fillStyle = COLORS.label;
+  ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+  ctx.lineWidth = 3 * px;
+  for (let u = 0; u < nn; u++) {
+    if (L.boxW[u] <= 0 || L.boxW[u] * k < 22) continue;
+    const name = topo.nodes[u].name;
+    const x = L.nodeX[u];
+    const y = L.nodeY[u] - L.boxH[u] / 2 - 3 * px;
+    ctx.strokeText(name, x, y);
+    ctx.fillText(name, x, y);
+  }
+  if (L.hostPitch * L.hostRows * k >= HOST_LABEL_ROOM) {
+    ctx.textBaseline = 'top';
+    ctx.font = `${9 * px}px system-ui, sans-serif`;
+    for (let u = 0; u < nn; u++) {
+      if (L.boxW[u] > 0) continue;
+      ctx.fillText(topo.nodes[u].name, L.nodeX[u], L.nodeY[u] + L.hostR + px);
+    }
+  }
+}
+
+/** Queue levels, the selection, packets, drops and marks, RCP rates: redrawn every frame. */
+function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topology, run: RunState, o: DrawOptions, s: PacketScratch) {
+  const { k, dpr } = o;
+  ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * o.tx, dpr * o.ty);
+  const px = 1 / k;
+  const np = topo.ports.length;
+  const sel = o.selectedPort !== null && o.selectedPort >= 0 && o.selectedPort < np ? o.selectedPort : -1;
+  if (sel >= 0) {
+    const [x1, y1] = portTarget(L, topo, sel);
+    ctx.beginPath();
+    ctx.moveTo(L.portX[sel], L.portY[sel]);
+    ctx.lineTo(x1, y1);
+    ctx.strokeStyle = COLORS.linkSelected;
+    ctx.lineWidth = 2.5 * px;
+    ctx.stroke();
+  }
+
+  // Queue bars: the occupancy in blue, red above K (the grey capacity is in the static layer).
+  const q = run.queueBytes;
+  const buf = o.bufferBytes > 0 ? o.bufferBytes : 1;
+  const K = o.ecnThresholdBytes;
   for (const over of [false, true]) {
     ctx.beginPath();
     let any = false;
@@ -248,31 +318,12 @@ export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo:
     ctx.lineCap = 'butt';
   }
 
-  // Labels: switch names, host names when zoomed in, RCP rates where there is room.
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'alphabetic';
-  ctx.lineJoin = 'round';
-  ctx.font = `${11 * px}px system-ui, sans-serif`;
-  ctx.fillStyle = COLORS.label;
-  ctx.strokeStyle = 'rgba(255,255,255,0.9)';
-  ctx.lineWidth = 3 * px;
-  for (let u = 0; u < nn; u++) {
-    if (L.boxW[u] <= 0 || L.boxW[u] * k < 22) continue;
-    const name = topo.nodes[u].name;
-    const x = L.nodeX[u];
-    const y = L.nodeY[u] - L.boxH[u] / 2 - 3 * px;
-    ctx.strokeText(name, x, y);
-    ctx.fillText(name, x, y);
-  }
-  if (L.hostPitch * L.hostRows * k >= HOST_LABEL_ROOM) {
-    ctx.textBaseline = 'top';
-    ctx.font = `${9 * px}px system-ui, sans-serif`;
-    for (let u = 0; u < nn; u++) {
-      if (L.boxW[u] > 0) continue;
-      ctx.fillText(topo.nodes[u].name, L.nodeX[u], L.nodeY[u] + L.hostR + px);
-    }
-  }
+  // RCP's fair-share rate per port, where there is room for the text.
   if (run.linkRates.size) {
+    ctx.textAlign = 'center';
+    ctx.lineJoin = 'round';
+    ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+    ctx.lineWidth = 3 * px;
     ctx.textBaseline = 'middle';
     ctx.font = `${9 * px}px system-ui, sans-serif`;
     ctx.fillStyle = COLORS.rate;
@@ -289,7 +340,7 @@ export function drawTopology(ctx: CanvasRenderingContext2D, L: TopoLayout, topo:
 }
 
 /** Adds port p's queue bar, filled to `frac`, to the current path (grown by `pad` on every side). */
-function barRect(ctx: CanvasRenderingContext2D, L: TopoLayout, p: number, frac: number, pad = 0) {
+function barRect(ctx: Ctx, L: TopoLayout, p: number, frac: number, pad = 0) {
   const h = L.barMaxH[p] * frac;
   const w = L.barW[p];
   const y0 = L.barDir[p] > 0 ? L.barY[p] : L.barY[p] - h;
