@@ -4,12 +4,13 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeTrace, decodeCompletions, decodePackets, pfabricServiceOrder, departures, onWire, type BufferedPacket } from '../../web/src/engine/frame';
+import { decodeTrace, decodeCompletions, decodePackets, departures, onWire, type BufferedPacket } from '../../web/src/engine/frame';
 import { TraceCode, PacketKindCode, TRACE_WIDTH, type Topology } from '../../web/src/engine/api';
 import { csvField, writeCsv, parseCsv, mergeSummaryCsvs } from '../../web/src/export/csv';
 import { validateSettings, encodeSettings, decodeSettings, exportName, type Settings } from '../../web/src/state/settings';
 import { baseRttPs } from '../../web/src/state/rtt';
 import { applyFrame, emptyRun, type RunState } from '../../web/src/state/run';
+import { pfabricDequeueOrder } from '../../web/src/views/buffer';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 
 const root = join(__dirname, '..', '..');
@@ -32,9 +33,12 @@ describe('frame decoding', () => {
 
   it('orders a pFabric buffer as the switch serves it (pFabric section 4.1)', () => {
     const p = (flow: number, seq: number, rank: number): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size: 1500, cls: 0 });
-    // Flow 2's most urgent packet (rank 10) beats flow 1's (rank 50); within
-    // flow 2 the earliest packet goes first even though its own rank is higher.
-    const order = pfabricServiceOrder([p(1, 0, 50), p(2, 5, 10), p(2, 3, 30), p(1, 1, 40)]);
+    // Arrival order: flow 1 seq 0 (rank 50), flow 2 seq 3 (rank 30), flow 2
+    // seq 5 (rank 10), flow 1 seq 1 (rank 40). The most urgent packet is flow
+    // 2's rank 10, so flow 2's earliest packet (seq 3) goes first; then flow
+    // 2's seq 5 (rank 10 still the best); then flow 1's best is rank 40, so
+    // its earliest packet (seq 0, rank 50) goes before seq 1.
+    const order = pfabricDequeueOrder([p(1, 0, 50), p(2, 3, 30), p(2, 5, 10), p(1, 1, 40)]);
     expect(order.map((x) => [x.flow, x.seq])).toEqual([[2, 3], [2, 5], [1, 0], [1, 1]]);
   });
 
@@ -152,5 +156,21 @@ describe('run state', () => {
     expect(r.flows.length).toBe(total);
     expect(r.done).toBe(total);
     expect(r.series.length).toBeGreaterThan(1);
+  });
+});
+
+describe('notable events', () => {
+  it('keeps drops and finishes from a frame even when it carries thousands of queue records', () => {
+    const recs: number[] = [];
+    recs.push(1, TraceCode.Drop, 3, 9, 4, PacketKindCode.Data, 1);
+    for (let i = 0; i < 5000; i++) recs.push(2 + i, TraceCode.Enqueue, 3, 9, i, PacketKindCode.Data, 0);
+    recs.push(9000, TraceCode.FlowFinish, -1, 9, 0, 0, 0);
+    const r = applyFrame(emptyRun('pfabric'), {
+      type: 'frame', nowPs: 9000, nextPs: 9001, events: 5002, done: 1, total: 2, running: true,
+      queueBytes: new Float64Array(1), trace: new Float64Array(recs), traceDropped: 0, completions: new Float64Array(0), inspect: null, wallMs: 1,
+    });
+    expect(r.log).toHaveLength(200);
+    expect(r.notable.map((x) => x.code)).toEqual([TraceCode.Drop, TraceCode.FlowFinish]);
+    expect(r.portEvents).toEqual([{ tPs: 1, port: 3, flow: 9, kind: 'drop', reason: 'least urgent' }]);
   });
 });

@@ -2,7 +2,7 @@
 // network per protocol side by side, the port inspector and event log, the
 // live charts, the summary table and the exports.
 
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
 import { decodeSettings, encodeSettings, exportName, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, scenarioNamed } from './scenarios';
@@ -55,10 +55,13 @@ export function App() {
     return () => conductor.dispose();
   }, [conductor, first]);
 
-  const apply = (next: Settings) => {
-    history.replaceState(null, '', encodeSettings(next));
-    conductor.load(next);
-  };
+  const apply = useCallback(
+    (next: Settings) => {
+      history.replaceState(null, '', encodeSettings(next));
+      conductor.load(next);
+    },
+    [conductor],
+  );
   const share = async () => {
     const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
     history.replaceState(null, '', encodeSettings(s.settings));
@@ -124,7 +127,7 @@ export function App() {
                 <option value="priority">kind / priority</option>
               </select>
             </label>
-            <Legend />
+            <Legend colorBy={colorBy} />
           </div>
           <div className={`networks n${s.runs.length}`}>
             {s.runs.map((r, i) => {
@@ -157,7 +160,7 @@ export function App() {
                     <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
                   )}
                   {s.selectedFlow !== null && <FlowInspector run={r} flow={s.selectedFlow} onClose={() => conductor.selectFlow(null)} />}
-                  <EventLog run={r} topology={r.topology} />
+                  <EventLog run={r} topology={r.topology} nowPs={s.mode === 'full' ? undefined : s.displayPs} />
                   <div className="exports">
                     <button
                       data-testid={`export-flows-${i}`}

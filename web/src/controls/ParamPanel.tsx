@@ -3,7 +3,7 @@
 // they are typed (field-named messages) and applied with one button, which
 // reloads every run from time zero with the same arrivals for all.
 
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { SCENARIOS, scenarioNamed } from '../scenarios';
 import { MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
 
@@ -26,8 +26,8 @@ function num(text: string): number | undefined {
   return text.trim() === '' ? undefined : Number(text);
 }
 
-/** The settings form. */
-export function ParamPanel({ settings, onApply, engineError }: { settings: Settings; onApply: (s: Settings) => void; engineError: string | null }) {
+/** The settings form (memoized: it re-renders only when its settings or the engine's error change, not on every frame). */
+export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineError }: { settings: Settings; onApply: (s: Settings) => void; engineError: string | null }) {
   const [draft, setDraft] = useState<Settings>(settings);
   const [paramsText, setParamsText] = useState(() => JSON.stringify(settings.scenario.params ?? {}, null, 1));
   const [paramsError, setParamsError] = useState<string | null>(null);
@@ -167,4 +167,4 @@ export function ParamPanel({ settings, onApply, engineError }: { settings: Setti
       </button>
     </form>
   );
-}
+});

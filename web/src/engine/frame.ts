@@ -76,18 +76,6 @@ export function decodePackets(a: Float64Array): BufferedPacket[] {
   return out;
 }
 
-/**
- * The buffer in the order pFabric serves it (pFabric paper section 4.1):
- * the flow whose most urgent packet has the lowest rank goes first, and
- * within a flow the earliest packet (lowest sequence number) goes first.
- * The last entry is what a full buffer drops first.
- */
-export function pfabricServiceOrder(ps: BufferedPacket[]): BufferedPacket[] {
-  const best = new Map<number, number>();
-  for (const p of ps) best.set(p.flow, Math.min(best.get(p.flow) ?? Infinity, p.rank));
-  return [...ps].sort((a, b) => best.get(a.flow)! - best.get(b.flow)! || a.flow - b.flow || a.seq - b.seq);
-}
-
 /** Serialization time of `bytes` on port `port`, picoseconds. */
 export function serializationPs(topo: Topology, port: number, bytes: number): number {
   return Math.round((bytes * 8 * 1e12) / topo.ports[port].rate);

@@ -54,6 +54,8 @@ export interface RunState {
   portEvents: PortEvent[];
   /** The last LOG_KEEP trace records, oldest first. */
   log: TraceRecord[];
+  /** The last LOG_KEEP notable records (everything but enqueues and dequeues: drops, marks, starts, finishes, timeouts, control), oldest first, taken from every frame in full. */
+  notable: TraceRecord[];
   /** Per-port rate set by RCP switches (bits per second), when any. */
   linkRates: Map<number, number>;
   series: SeriesPoint[];
@@ -84,6 +86,7 @@ export function emptyRun(protocol: string): RunState {
     inFlight: [],
     portEvents: [],
     log: [],
+    notable: [],
     linkRates: new Map(),
     series: [],
     inspect: null,
@@ -116,6 +119,8 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
     }
   }
   const log = recs.length ? s.log.concat(recs.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.log;
+  const fresh_notable = recs.filter((r) => r.code !== TraceCode.Enqueue && r.code !== TraceCode.Dequeue);
+  const notable = fresh_notable.length ? s.notable.concat(fresh_notable.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.notable;
   let queued = 0;
   let maxPort = 0;
   for (const b of f.queueBytes) {
@@ -142,6 +147,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
     inFlight,
     portEvents,
     log,
+    notable,
     linkRates,
     series: series.length > 4000 ? thin(series) : series,
     inspect: f.inspect ?? s.inspect,

@@ -1,9 +1,9 @@
 // The narration panel: the latest trace records of a run in words.
 
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { Topology } from '../engine/api';
 import type { RunState } from '../state/run';
-import { NotableLog, recentLines } from './eventText';
+import { recentLines } from './eventText';
 import { useThrottled } from './charts/useThrottled';
 import './views.css';
 
@@ -19,10 +19,8 @@ export interface EventLogProps {
 
 function EventLogImpl({ run, topology, nowPs, limit = 40 }: EventLogProps) {
   const [everything, setEverything] = useState(false);
-  const notable = useRef(new NotableLog());
-  // Every log is scanned (so no notable record is missed), the list is redrawn at most ~7 times a second.
-  const kept = notable.current.update(run.log);
-  const log = useThrottled(everything ? run.log : kept, 150);
+  // The run state keeps notable records from every frame in full (state/run.ts); the list is redrawn at most ~7 times a second.
+  const log = useThrottled(everything ? run.log : run.notable, 150);
   const traceOff = run.log.length === 0 && run.events > 0;
   const list = useMemo(() => {
     let recs = log;

@@ -7,7 +7,7 @@ import { decodePackets, type BufferedPacket } from '../engine/frame';
 import type { RunState } from '../state/run';
 import { flowColor, KIND_NAMES } from './palette';
 import { portName, ROLE_NAMES } from './layout';
-import { bytesAhead, pfabricDequeueOrder, pfabricDropVictim, priorityLanes } from './buffer';
+import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes } from './buffer';
 import { bytesText, count, rateText, sig, usText } from './format';
 
 /** A rank (remaining bytes) with 4 significant digits, so near-equal ranks stay distinguishable. */
@@ -29,13 +29,6 @@ export interface PortInspectorProps {
   /** ECN marking threshold K, bytes (the 'ecn' discipline). */
   ecnThresholdBytes?: number;
   onClose: () => void;
-}
-
-/** The reason of a drop, and the rule behind it, as the inspector explains them. */
-export function dropExplanation(reason: string | undefined): string {
-  if (reason === 'least urgent')
-    return 'dropped: least urgent — the buffer was full and this packet had the highest remaining-size rank (pFabric §4.1: drop the lowest-priority packet, possibly the arrival)';
-  return 'dropped: buffer full — a FIFO drops the arriving packet when it does not fit (drop-tail)';
 }
 
 function Cell({ p, note, className }: { p: BufferedPacket; note?: string; className?: string }) {

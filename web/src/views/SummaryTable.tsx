@@ -37,8 +37,8 @@ const final = (key: string, value: number, text: string): Cell => ({ key, value,
 const liveCell = (text: string): Cell => ({ text, live: true });
 const none: Cell = { text: '–' };
 
-/** The rows of the table for these runs (pure: also used by tests and exports). */
-export function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBucket; medium: LiveBucket; long: LiveBucket } | null)[]): Row[] {
+/** The rows of the table for these runs. */
+function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBucket; medium: LiveBucket; long: LiveBucket } | null)[]): Row[] {
   const per = <T,>(f: (s: Summary, r: RunState) => T, g: (r: RunState, i: number) => T) => runs.map((r, i) => (r.summary ? f(r.summary, r) : g(r, i)));
   const bucketRow = (label: string, b: 'all' | 'short' | 'medium' | 'long', key: string): Row => ({
     label,

@@ -63,3 +63,10 @@ export function bytesAhead(packets: readonly BufferedPacket[]): number[] {
   }
   return out;
 }
+
+/** The reason of a drop, and the rule behind it, as the inspector explains them. */
+export function dropExplanation(reason: string | undefined): string {
+  if (reason === 'least urgent')
+    return 'dropped: least urgent — the buffer was full and this packet had the highest remaining-size rank (pFabric §4.1: drop the lowest-priority packet, possibly the arrival)';
+  return 'dropped: buffer full — a FIFO drops the arriving packet when it does not fit (drop-tail)';
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
 import type { TraceRecord } from '../engine/frame';
-import { NotableLog, describeRecord, recentLines } from './eventText';
+import { describeRecord, recentLines } from './eventText';
 
 const topo: Topology = {
   nodes: [
@@ -41,21 +41,5 @@ describe('event sentences', () => {
     expect(recentLines(log, topo, 10).map((l) => l.tone)).toEqual(['finish', 'queue', 'start']);
     expect(recentLines(log, topo, 10, true).map((l) => l.tone)).toEqual(['finish', 'start']);
     expect(recentLines(log, topo, 1)).toHaveLength(1);
-  });
-});
-
-describe('notable-event log', () => {
-  it('keeps notable records across a sliding window without duplicates, and restarts with a new run', () => {
-    const all = Array.from({ length: 50 }, (_, i) => rec(i, i % 10 === 0 ? TraceCode.Drop : TraceCode.Dequeue, 0));
-    const n = new NotableLog(100);
-    // Windows of 8 records sliding by 5: each drop is seen once.
-    for (let end = 8; end <= 50; end += 5) n.update(all.slice(Math.max(0, end - 8), end));
-    n.update(all.slice(42, 50));
-    expect(n.records.map((r) => r.tPs)).toEqual([0, 10, 20, 30, 40]);
-    // A new run: the log starts again from an earlier time.
-    n.update([rec(0.5, TraceCode.FlowFinish)]);
-    expect(n.records.map((r) => r.tPs)).toEqual([0.5]);
-    n.update([]);
-    expect(n.records).toEqual([]);
   });
 });

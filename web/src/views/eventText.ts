@@ -74,38 +74,3 @@ export function isNotable(r: TraceRecord): boolean {
   return r.code !== TraceCode.Enqueue && r.code !== TraceCode.Dequeue;
 }
 
-/**
- * Keeps the notable records (drops, marks, finishes, timeouts, control)
- * of a run's rolling log beyond the log's own short window: `update` is
- * given the latest log (oldest first, a sliding window of the same record
- * objects) and appends the records it has not seen yet. A log that does
- * not continue the previous one (a new run) starts over.
- */
-export class NotableLog {
-  records: TraceRecord[] = [];
-  private lastSeen: TraceRecord | null = null;
-  private lastLog: readonly TraceRecord[] | null = null;
-  constructor(private keep = 200) {}
-
-  update(log: readonly TraceRecord[]): TraceRecord[] {
-    if (log === this.lastLog) return this.records;
-    let from = 0;
-    if (this.lastSeen) {
-      const i = log.lastIndexOf(this.lastSeen);
-      if (i >= 0) from = i + 1;
-      else if (log.length && log[0].tPs < this.lastSeen.tPs) {
-        // Not a continuation: the run was restarted.
-        this.records = [];
-      }
-    }
-    const fresh = log.slice(from).filter(isNotable);
-    if (fresh.length) this.records = this.records.concat(fresh).slice(-this.keep);
-    this.lastSeen = log.length ? log[log.length - 1] : this.lastSeen;
-    this.lastLog = log;
-    if (!log.length) {
-      this.records = [];
-      this.lastSeen = null;
-    }
-    return this.records;
-  }
-}

@@ -328,10 +328,15 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
     ctx.font = `${9 * px}px system-ui, sans-serif`;
     ctx.fillStyle = COLORS.rate;
     for (const [p, bps] of run.linkRates) {
-      if (p < 0 || p >= np || L.portRoom[p] * k < 22) continue;
+      if (p < 0 || p >= np) continue;
+      // Where ports are packed, only the rates below the line rate (the bottlenecks) are labelled,
+      // staggered along their links so neighbours do not overlap.
+      const roomy = L.portRoom[p] * k >= 22;
+      if (!roomy && bps >= 0.95 * topo.ports[p].rate) continue;
+      const at = roomy ? 0.3 : 0.2 + 0.15 * (p % 4);
       const [tx, ty] = portTarget(L, topo, p);
-      const x = L.portX[p] + (tx - L.portX[p]) * 0.3 + L.normX[p] * 7 * px;
-      const y = L.portY[p] + (ty - L.portY[p]) * 0.3 + L.normY[p] * 7 * px;
+      const x = L.portX[p] + (tx - L.portX[p]) * at + L.normX[p] * 7 * px;
+      const y = L.portY[p] + (ty - L.portY[p]) * at + L.normY[p] * 7 * px;
       const t = rateText(bps);
       ctx.strokeText(t, x, y);
       ctx.fillText(t, x, y);

@@ -6,7 +6,7 @@ import type { RunState } from '../../state/run';
 import { SIZE_BUCKETS, bucketMeans } from '../stats';
 import { runColor } from '../palette';
 import { sig } from '../format';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, emptyMessage, legend } from './chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
 
@@ -27,13 +27,13 @@ export function BucketChart({ runs, id }: BucketChartProps) {
   const data = useMemo(() => shown.map((r, i) => ({ protocol: r.protocol, color: runColor(r.protocol, i), final: !!r.summary, ...bucketMeans(r.flows) })), [shown]);
   const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    const svg = select(ref.current!);
-    const g = chartFrame(svg, 'Mean slowdown by flow size', 'flow size', 'mean slowdown (log scale)');
-    const max = Math.max(1, ...data.flatMap((d) => d.mean.filter((m) => Number.isFinite(m))));
-    if (!data.some((d) => d.count.some((c) => c > 0))) {
-      emptyMessage(g, 'no completed flows yet');
+    const c = chartFrame(select(ref.current!), 'Mean slowdown by flow size', 'flow size', 'mean slowdown (log scale)');
+    if (!data.some((d) => d.count.some((n) => n > 0))) {
+      setEmpty(c, 'no completed flows yet');
       return;
     }
+    setEmpty(c, null);
+    const max = Math.max(1, ...data.flatMap((d) => d.mean.filter((m) => Number.isFinite(m))));
     const x = scaleBand<number>()
       .domain(SIZE_BUCKETS.map((_, i) => i))
       .range([0, PLOT_W])
@@ -44,37 +44,51 @@ export function BucketChart({ runs, id }: BucketChartProps) {
       .padding(0.08);
     const top = 10 ** Math.ceil(Math.log10(max * 1.15) + 1e-9);
     const y = scaleLog().domain([1, Math.max(top, 10)]).range([PLOT_H, 0]).clamp(true);
-    g.append('g').attr('class', 'grid').call(axisLeft(y).ticks(4).tickSize(-PLOT_W).tickFormat(() => ''));
-    g.append('g')
-      .attr('transform', `translate(0,${PLOT_H})`)
-      .call(axisBottom(x).tickFormat((i) => SIZE_BUCKETS[i].label));
-    g.append('g').call(axisLeft(y).ticks(4, '~g'));
-    data.forEach((d, ri) => {
-      SIZE_BUCKETS.forEach((_, b) => {
-        const m = d.mean[b];
-        if (!Number.isFinite(m)) return;
-        const bx = x(b)! + inner(ri)!;
-        const by = y(Math.max(1, m));
-        g.append('rect')
-          .attr('x', bx)
-          .attr('y', by)
-          .attr('width', inner.bandwidth())
-          .attr('height', Math.max(1, PLOT_H - by))
-          .attr('fill', d.color)
-          .attr('opacity', d.final ? 1 : 0.7)
-          .append('title')
-          .text(`${d.protocol}, ${SIZE_BUCKETS[b].label}: mean slowdown ${sig(m)} over ${d.count[b]} flows`);
-        if (inner.bandwidth() >= 14)
-          g.append('text')
-            .attr('class', 'bar-label')
-            .attr('x', bx + inner.bandwidth() / 2)
-            .attr('y', by - 3)
-            .attr('text-anchor', 'middle')
-            .text(sig(m, 2));
-      });
-    });
+    c.grid.call(axisLeft(y).ticks(4).tickSize(-PLOT_W).tickFormat(() => ''));
+    c.xAxis.call(axisBottom(x).tickFormat((i) => SIZE_BUCKETS[i].label));
+    c.yAxis.call(axisLeft(y).ticks(4, '~g'));
+    interface Bar {
+      key: string;
+      run: number;
+      bucket: number;
+      mean: number;
+      count: number;
+      color: string;
+      final: boolean;
+      protocol: string;
+    }
+    const bars: Bar[] = data.flatMap((d, ri) =>
+      SIZE_BUCKETS.flatMap((_, b) => (Number.isFinite(d.mean[b]) ? [{ key: `${d.protocol}-${b}`, run: ri, bucket: b, mean: d.mean[b], count: d.count[b], color: d.color, final: d.final, protocol: d.protocol }] : [])),
+    );
+    const bx = (b: Bar) => x(b.bucket)! + inner(b.run)!;
+    const by = (b: Bar) => y(Math.max(1, b.mean));
+    c.content
+      .selectAll<SVGRectElement, Bar>('rect.bar')
+      .data(bars, (b) => b.key)
+      .join((enter) => {
+        const r = enter.append('rect').attr('class', 'bar');
+        r.append('title');
+        return r;
+      })
+      .attr('x', bx)
+      .attr('y', by)
+      .attr('width', inner.bandwidth())
+      .attr('height', (b) => Math.max(1, PLOT_H - by(b)))
+      .attr('fill', (b) => b.color)
+      .attr('opacity', (b) => (b.final ? 1 : 0.7))
+      .select('title')
+      .text((b) => `${b.protocol}, ${SIZE_BUCKETS[b.bucket].label}: mean slowdown ${sig(b.mean)} over ${b.count} flows`);
+    c.content
+      .selectAll<SVGTextElement, Bar>('text.bar-label')
+      .data(inner.bandwidth() >= 14 ? bars : [], (b) => b.key)
+      .join('text')
+      .attr('class', 'bar-label')
+      .attr('x', (b) => bx(b) + inner.bandwidth() / 2)
+      .attr('y', (b) => by(b) - 3)
+      .attr('text-anchor', 'middle')
+      .text((b) => sig(b.mean, 2));
     legend(
-      g,
+      c,
       data.map((d) => ({ label: d.final ? d.protocol : `${d.protocol} (so far)`, color: d.color })),
       8,
       2,

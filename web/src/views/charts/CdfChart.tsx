@@ -6,7 +6,7 @@ import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, s
 import type { RunState } from '../../state/run';
 import { SortedSamples, cdfPoints, logDomain, type CdfPoints } from '../stats';
 import { runColor } from '../palette';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, emptyMessage, legend } from './chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
 
@@ -50,45 +50,54 @@ export function CdfChart({ runs, metric, id, maxPoints = 500 }: CdfChartProps) {
 
   const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    const svg = select(ref.current!);
-    const g = chartFrame(
-      svg,
+    const c = chartFrame(
+      select(ref.current!),
       metric === 'fct' ? 'Flow completion time (CDF)' : 'Slowdown = FCT / ideal FCT (CDF)',
       metric === 'fct' ? 'FCT (µs, log scale)' : 'slowdown (log scale)',
       'fraction of flows',
     );
-    const live = curves.filter((c) => c.n > 0);
+    const live = curves.filter((k) => k.n > 0);
     if (!live.length) {
-      emptyMessage(g, 'no completed flows yet');
+      setEmpty(c, 'no completed flows yet');
       return;
     }
+    setEmpty(c, null);
     let lo = Infinity;
     let hi = -Infinity;
-    for (const c of live) {
-      lo = Math.min(lo, c.pts.x[0]);
-      hi = Math.max(hi, c.pts.x[c.pts.x.length - 1]);
+    for (const k of live) {
+      lo = Math.min(lo, k.pts.x[0]);
+      hi = Math.max(hi, k.pts.x[k.pts.x.length - 1]);
     }
     const x = scaleLog()
       .domain(logDomain(lo, hi, metric === 'slowdown' ? 1 : 0))
       .range([0, PLOT_W])
       .clamp(true);
     const y = scaleLinear().domain([0, 1]).range([PLOT_H, 0]);
-    g.append('g').attr('class', 'grid').call(axisLeft(y).ticks(5).tickSize(-PLOT_W).tickFormat(() => ''));
-    g.append('g').attr('transform', `translate(0,${PLOT_H})`).call(axisBottom(x).ticks(6, '~g'));
-    g.append('g').call(axisLeft(y).ticks(5, '.0%'));
-    for (const c of live) {
-      const pts = Array.from(c.pts.x, (xv, i) => [xv, c.pts.y[i]] as [number, number]);
+    c.grid.call(axisLeft(y).ticks(5).tickSize(-PLOT_W).tickFormat(() => ''));
+    c.xAxis.call(axisBottom(x).ticks(6, '~g'));
+    c.yAxis.call(axisLeft(y).ticks(5, '.0%'));
+    const d = (k: Curve) => {
+      const pts = Array.from(k.pts.x, (xv, i) => [xv, k.pts.y[i]] as [number, number]);
       // Start the line at zero just before the first sample.
-      pts.unshift([c.pts.x[0], 0]);
-      const path = line<[number, number]>()
-        .x((d) => x(d[0]))
-        .y((d) => y(d[1]))
-        .curve(c.full ? curveStepAfter : curveLinear);
-      g.append('path').attr('class', 'cdf-line').attr('fill', 'none').attr('stroke', c.color).attr('stroke-width', 2.2).attr('stroke-dasharray', c.final ? null : '6 3').attr('d', path(pts));
-    }
+      pts.unshift([k.pts.x[0], 0]);
+      return line<[number, number]>()
+        .x((p) => x(p[0]))
+        .y((p) => y(p[1]))
+        .curve(k.full ? curveStepAfter : curveLinear)(pts);
+    };
+    c.content
+      .selectAll<SVGPathElement, Curve>('path.cdf-line')
+      .data(live, (k) => k.protocol)
+      .join('path')
+      .attr('class', 'cdf-line')
+      .attr('fill', 'none')
+      .attr('stroke', (k) => k.color)
+      .attr('stroke-width', 2.2)
+      .attr('stroke-dasharray', (k) => (k.final ? null : '6 3'))
+      .attr('d', d);
     legend(
-      g,
-      live.map((c) => ({ label: `${c.protocol} (${c.n.toLocaleString('en')} flows${c.final ? '' : ', so far'})`, color: c.color, dashed: !c.final })),
+      c,
+      live.map((k) => ({ label: `${k.protocol} (${k.n.toLocaleString('en')} flows${k.final ? '' : ', so far'})`, color: k.color, dashed: !k.final })),
       PLOT_W - 190,
       PLOT_H - 16 * live.length - 4,
     );

@@ -7,7 +7,7 @@ import { bytesText } from '../format';
 import type { RunState, SeriesPoint } from '../../state/run';
 import { binSeries } from '../stats';
 import { runColor } from '../palette';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, emptyMessage, legend } from './chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
 
@@ -49,13 +49,13 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
   );
   const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    const svg = select(ref.current!);
-    const g = chartFrame(svg, meta.title, 'simulated time (ms)', meta.y);
+    const c = chartFrame(select(ref.current!), meta.title, 'simulated time (ms)', meta.y);
     const live = lines.filter((l) => l.pts.length > 0);
     if (!live.length) {
-      emptyMessage(g, 'no samples yet');
+      setEmpty(c, 'no samples yet');
       return;
     }
+    setEmpty(c, null);
     let tMax = 0;
     let vMax = 0;
     for (const l of live)
@@ -68,19 +68,28 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
       .domain([0, vMax > 0 ? vMax * 1.08 : 1])
       .range([PLOT_H, 0])
       .nice();
-    g.append('g').attr('class', 'grid').call(axisLeft(y).ticks(5).tickSize(-PLOT_W).tickFormat(() => ''));
-    g.append('g').attr('transform', `translate(0,${PLOT_H})`).call(axisBottom(x).ticks(6));
-    g.append('g').call(axisLeft(y).ticks(5).tickFormat((d) => meta.tick(Number(d))));
+    c.grid.call(axisLeft(y).ticks(5).tickSize(-PLOT_W).tickFormat(() => ''));
+    c.xAxis.call(axisBottom(x).ticks(6));
+    c.yAxis.call(axisLeft(y).ticks(5).tickFormat((d) => meta.tick(Number(d))));
     const path = line<[number, number]>()
       .x((d) => x(d[0]))
       .y((d) => y(d[1]));
-    for (const l of live) g.append('path').attr('fill', 'none').attr('stroke', l.color).attr('stroke-width', 1.8).attr('d', path(l.pts));
+    c.content
+      .selectAll<SVGPathElement, (typeof live)[number]>('path.series-line')
+      .data(live, (l) => l.protocol)
+      .join('path')
+      .attr('class', 'series-line')
+      .attr('fill', 'none')
+      .attr('stroke', (l) => l.color)
+      .attr('stroke-width', 1.8)
+      .attr('d', (l) => path(l.pts));
     legend(
-      g,
+      c,
       live.map((l) => ({ label: l.final ? l.protocol : `${l.protocol} (running)`, color: l.color })),
       PLOT_W - 150,
       2,
     );
   }, [lines, meta]);
+
   return <svg ref={ref} id={id} data-testid={id} className="chart" viewBox={`0 0 ${CHART_W} ${CHART_H}`} role="img" aria-label={meta.title} />;
 }

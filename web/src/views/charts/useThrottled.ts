@@ -1,28 +1,27 @@
-// Throttling for the live charts: the run states change with every worker
-// frame (up to ~80 times a second); the charts redraw at most every `ms`.
+// Throttling for the live charts and tables: the run states change with
+// every worker frame (up to ~80 times a second); these views update at most
+// every `ms`, each in its own task.
 
 import { useEffect, useRef, useState } from 'react';
 
 /**
  * `value`, but updated at most once every `ms` milliseconds; the latest
  * value always arrives (a trailing update), so a finished run shows its
- * final state within `ms`.
+ * final state within `ms`. Every hook gets its own random phase, so the
+ * several charts of the page do not all redraw in the same task (one long
+ * task would stall the animation).
  */
 export function useThrottled<T>(value: T, ms = 250): T {
   const [shown, setShown] = useState(value);
-  const last = useRef(0);
+  const last = useRef(-Infinity);
+  const phase = useRef(Math.random() * ms * 0.4);
   useEffect(() => {
     if (Object.is(value, shown)) return;
-    const wait = last.current + ms - performance.now();
-    const apply = () => {
+    const wait = Math.max(0, last.current + ms - performance.now()) + phase.current;
+    const t = setTimeout(() => {
       last.current = performance.now();
       setShown(() => value);
-    };
-    if (wait <= 0) {
-      apply();
-      return;
-    }
-    const t = setTimeout(apply, wait);
+    }, wait);
     return () => clearTimeout(t);
   }, [value, shown, ms]);
   return shown;
