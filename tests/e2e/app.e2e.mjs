@@ -307,7 +307,9 @@ try {
 
   await check('a crashed worker shows a message and a restart button that brings the run back', async () => {
     // A page whose worker script cannot load (console errors expected here).
-    const p3 = await context.newPage();
+    // Its own context without the service worker, which would otherwise serve the script from its cache.
+    const ctx3 = await browser.newContext({ viewport: { width: 1600, height: 1000 }, serviceWorkers: 'block' });
+    const p3 = await ctx3.newPage();
     await p3.route('**/sim.worker*', (r) => r.abort());
     await p3.goto(sharedUrl ?? BASE);
     await p3.waitForSelector('[data-testid="crash"]', { timeout: 20_000 });
@@ -318,7 +320,25 @@ try {
     await p3.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
     assert((await p3.getByTestId('crash').count()) === 0, 'the crash banner stayed');
     assert((await p3.getByTestId('flows').inputValue()) === flowsBefore, 'the settings were not kept');
-    await p3.close();
+    await ctx3.close();
+  });
+
+  await check('works offline once loaded (service worker)', async () => {
+    const p4 = await context.newPage();
+    watch(p4, 'offline');
+    await p4.goto(BASE);
+    await p4.waitForFunction(() => navigator.serviceWorker?.controller !== null || false, null, { timeout: 20_000 }).catch(() => p4.reload());
+    await p4.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await context.setOffline(true);
+    try {
+      await p4.reload();
+      await p4.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await p4.getByTestId('step-rtt').click();
+      await p4.waitForFunction(() => /t = 4\.680 µs/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 10_000 });
+    } finally {
+      await context.setOffline(false);
+      await p4.close();
+    }
   });
 
   await check('no console errors', async () => {
