@@ -9,7 +9,7 @@ import { TraceCode, PacketKindCode, TRACE_WIDTH, type Topology } from '../../web
 import { csvField, writeCsv, parseCsv, mergeSummaryCsvs } from '../../web/src/export/csv';
 import { validateSettings, encodeSettings, decodeSettings, exportName, type Settings } from '../../web/src/state/settings';
 import { baseRttPs } from '../../web/src/state/rtt';
-import { applyFrame, emptyRun, type RunState } from '../../web/src/state/run';
+import { applyFrame, emptyRun, revealedCount, type RunState } from '../../web/src/state/run';
 import { pfabricDequeueOrder } from '../../web/src/views/buffer';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 
@@ -172,5 +172,19 @@ describe('notable events', () => {
     expect(r.log).toHaveLength(200);
     expect(r.notable.map((x) => x.code)).toEqual([TraceCode.Drop, TraceCode.FlowFinish]);
     expect(r.portEvents).toEqual([{ tPs: 1, port: 3, flow: 9, kind: 'drop', reason: 'least urgent' }]);
+  });
+});
+
+describe('the Ideal run on a shared clock', () => {
+  it('reveals exactly the flows it completed by the time on screen', () => {
+    const e = new Engine(JSON.stringify({ ...websearch(), protocol: 'ideal', workload: { ...websearch().workload, flows: 400 } }), false);
+    e.advance(Infinity, Infinity, false);
+    const flows = decodeCompletions(new Float64Array(e.take_completions()));
+    const r: RunState = { ...emptyRun('ideal'), flows };
+    expect(flows).toHaveLength(400);
+    const ends = flows.map((f) => f.startPs + f.fctPs);
+    for (const t of [0, ends[0] - 1, ends[0], ends[123], ends[399] - 1, ends[399]]) {
+      expect(revealedCount(r, t)).toBe(ends.filter((x) => x <= t).length);
+    }
   });
 });

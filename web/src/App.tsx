@@ -19,6 +19,7 @@ import { Legend } from './views/Legend';
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
+import { revealedCount } from './state/run';
 
 /** Settings from the URL (a shared link) or the default scenario. */
 function initialSettings(): { settings: Settings; notice: string | null } {
@@ -81,6 +82,15 @@ export function App() {
   };
 
   const engineError = s.runs.find((r) => r.error)?.error ?? null;
+  const othersRunning = s.runs.some((r) => r.protocol !== 'ideal' && !r.summary);
+  const idealIdx = s.runs.findIndex((r) => r.protocol === 'ideal');
+  const idealShown = idealIdx >= 0 && othersRunning ? revealedCount(s.runs[idealIdx], s.displayPs) : -1;
+  const runs = useMemo(
+    () => s.runs.map((r, i) => (i === idealIdx && idealShown >= 0 ? { ...r, flows: r.flows.slice(0, idealShown), done: idealShown, nowPs: Math.min(r.nowPs, s.displayPs), summary: null } : r)),
+    // Recomputed only when the revealed count changes, not on every frame.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [s.runs, idealIdx, idealShown],
+  );
   const allDone = s.runs.length > 0 && s.runs.every((r) => r.summary);
   const sc = s.settings.scenario;
 
@@ -130,7 +140,7 @@ export function App() {
             <Legend colorBy={colorBy} />
           </div>
           <div className={`networks n${s.runs.length}`}>
-            {s.runs.map((r, i) => {
+            {runs.map((r, i) => {
               const ports = portsOf(s.settings, r.protocol);
               return (
                 <section key={r.protocol} className="network" data-testid={`run-${r.protocol}`}>
@@ -143,7 +153,10 @@ export function App() {
                   </h3>
                   {r.error && <em className="error">{r.error}</em>}
                   {r.protocol === 'ideal' ? (
-                    <p className="note">The Ideal scheduler is flow-level (no packets to draw); its flows appear in the charts.</p>
+                    <p className="note">
+                      The Ideal scheduler is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock
+                      passes their completion times.
+                    </p>
                   ) : (
                     <TopologyView
                       run={r}
@@ -189,11 +202,11 @@ export function App() {
             })}
           </div>
           <section className="charts">
-            <CdfChart runs={s.runs} metric="fct" id="chart-fct-cdf" />
-            <CdfChart runs={s.runs} metric="slowdown" id="chart-slowdown-cdf" />
-            <BucketChart runs={s.runs} id="chart-buckets" />
-            <SeriesChart runs={s.runs} metric="queuedBytes" id="chart-queued" />
-            <SeriesChart runs={s.runs} metric="goodputGbps" id="chart-goodput" />
+            <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" />
+            <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" />
+            <BucketChart runs={runs} id="chart-buckets" />
+            <SeriesChart runs={runs} metric="queuedBytes" id="chart-queued" />
+            <SeriesChart runs={runs} metric="goodputGbps" id="chart-goodput" />
           </section>
           <div className="exports">
             {['chart-fct-cdf', 'chart-slowdown-cdf', 'chart-buckets', 'chart-queued', 'chart-goodput'].map((id) => (
@@ -204,7 +217,7 @@ export function App() {
               </span>
             ))}
           </div>
-          <SummaryTable runs={s.runs} />
+          <SummaryTable runs={runs} />
           <div className="exports">
             {!allDone && (
               <button data-testid="finish-all" onClick={() => conductor.finishAll()}>

@@ -161,3 +161,21 @@ function thin(xs: SeriesPoint[]): SeriesPoint[] {
   for (let i = xs.length - 1; i >= 0; i -= 2) out.push(xs[i]);
   return out.reverse();
 }
+
+/**
+ * A flow-level run (Ideal) finishes at once; while packet-level runs are
+ * still going, show only the flows it completed by the time on screen, so
+ * side-by-side CDFs compare like with like. Completions come in end-time
+ * order, so the visible ones are a prefix.
+ */
+export function revealedCount(r: RunState, displayPs: number): number {
+  let lo = 0;
+  let hi = r.flows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const f = r.flows[mid];
+    if (f.startPs + f.fctPs <= displayPs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
