@@ -63,6 +63,37 @@ pub struct RcpHeader {
     pub sack: u32,
 }
 
+/// What a Fastpass control message is (see `protocol/fastpass.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum FastpassMsg {
+    /// A data packet.
+    #[default]
+    Data,
+    /// Source to arbiter: the flow needs `value` more timeslots.
+    Request,
+    /// Arbiter to source: timeslots `slots` (a bit per slot) of epoch `value`.
+    Grant,
+    /// Source to receiver: which packets are missing?
+    Query,
+    /// Receiver to source: packet `seq` is missing.
+    Nack,
+    /// Receiver to source: the flow is complete.
+    Ack,
+}
+
+/// Header of Fastpass (Perry et al., SIGCOMM 2014).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FastpassHeader {
+    /// What the message is.
+    pub msg: FastpassMsg,
+    /// Request: the packets the source still needs timeslots for. Grant:
+    /// the epoch number.
+    pub value: u32,
+    /// Grant: bit i set when slot i of the epoch is the flow's.
+    pub slots: u32,
+}
+
 /// The protocol header carried by a packet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Header {
@@ -73,6 +104,8 @@ pub enum Header {
     Window(WindowHeader),
     /// RCP.
     Rcp(RcpHeader),
+    /// Fastpass.
+    Fastpass(FastpassHeader),
 }
 
 /// ECN bits as DCTCP uses them.

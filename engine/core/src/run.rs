@@ -7,6 +7,7 @@ use crate::net::topology::build;
 use crate::ids::{FlowId, PortId};
 use crate::net::Network;
 use crate::packet::Packet;
+use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
@@ -270,6 +271,11 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
             let proto = Rcp::new(p.rcp.clone(), rates);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Fastpass => {
+            let q = Fastpass::queue(&p.fastpass);
+            let proto = Fastpass::new(p.fastpass.clone(), &net);
+            boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }),
     })

@@ -25,11 +25,14 @@ pub enum ProtocolName {
     Rcp,
     /// The flow-level oracle: greedy SRPT matching (section 4).
     Ideal,
+    /// Fastpass: a central arbiter allocates timeslots (section 6).
+    Fastpass,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 5] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal];
+    pub const ALL: [ProtocolName; 6] =
+        [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal, ProtocolName::Fastpass];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -38,6 +41,7 @@ impl ProtocolName {
             ProtocolName::Pfabric => "pfabric",
             ProtocolName::Rcp => "rcp",
             ProtocolName::Ideal => "ideal",
+            ProtocolName::Fastpass => "fastpass",
         }
     }
     /// Parses a command-line name.
@@ -126,6 +130,7 @@ impl Scenario {
         let net = crate::net::topology::build(&self.topology);
         self.workload.validate(&net)?;
         self.params.validate()?;
+        self.params.fastpass.validate_for_hosts(net.n_hosts)?;
         if !(self.max_time_ms.is_finite() && self.max_time_ms > 0.0 && self.max_time_ms <= 3.6e6) {
             return Err(format!("max_time_ms: must be in (0, 3600000], got {}", self.max_time_ms));
         }

@@ -15,6 +15,7 @@
 //!
 //! All hooks but the first three default to doing nothing.
 
+pub mod fastpass;
 pub mod ideal;
 pub mod params;
 pub mod rcp;

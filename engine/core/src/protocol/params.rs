@@ -20,6 +20,9 @@ pub struct ProtocolParams {
     /// RCP.
     #[serde(default)]
     pub rcp: RcpParams,
+    /// Fastpass.
+    #[serde(default)]
+    pub fastpass: FastpassParams,
 }
 
 macro_rules! defaults {
@@ -44,6 +47,11 @@ defaults! {
     d_rcp_rtt: f64 = 10.0;
     d_rcp_rto: f64 = 1000.0;
     d_max_rto: f64 = 1_000_000.0;
+    d_fp_epoch: u32 = 8;
+    d_fp_arbiter: u32 = 0;
+    d_zero: f64 = 0.0;
+    d_half: f64 = 0.5;
+    d_fp_timeout: f64 = 10.0;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -169,6 +177,79 @@ impl Default for RcpParams {
     }
 }
 
+/// Fastpass as the pHost paper evaluates it (PROTOCOLS.md section 6;
+/// Perry et al., SIGCOMM 2014; Gao et al., CoNEXT 2015, section 4): a
+/// central arbiter allocates one-MTU timeslots in epochs, each timeslot a
+/// matching of sources to destinations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FastpassParams {
+    /// Buffer of every port, bytes (strict priority: control above data).
+    /// The pHost paper gives every scheme pFabric's 36 KB ports.
+    #[serde(default = "d_36k")]
+    pub buffer_bytes: u64,
+    /// Timeslots per epoch; a timeslot is one MTU transmission time at the
+    /// host link rate (Fastpass paper section 3). PROTOCOLS.md section 6 and
+    /// the pHost authors' simulator (`FASTPASS_EPOCH_PKTS`): 8. At most 32.
+    #[serde(default = "d_fp_epoch")]
+    pub epoch_slots: u32,
+    /// Idle time at the end of every epoch, in timeslots. Data fills a
+    /// receiver's link completely in a run of slots, so the control packets
+    /// that reach the same host (grants, requests, ACKs) need room to drain;
+    /// the pHost authors' simulator makes an epoch 8.5 MTU times for 8
+    /// packets (`fastpass_epoch_time`): 0.5.
+    #[serde(default = "d_half")]
+    pub epoch_guard_slots: f64,
+    /// The host the arbiter runs on (0 to hosts - 1). The arbiter shares
+    /// that host's NIC and link: requests reach it and grants leave it over
+    /// the network, at the highest priority, ahead of the host's own data.
+    /// (The pHost authors' simulator adds a dedicated 145th host under the
+    /// first ToR; here the topology is left as the scenario defines it.)
+    /// Default 0, the first host of the first rack.
+    #[serde(default = "d_fp_arbiter")]
+    pub arbiter_host: u32,
+    /// Time the arbiter takes to compute an epoch's allocation,
+    /// microseconds: grants leave this long after the epoch boundary at
+    /// which the arbiter looked at its requests. The pHost paper's best
+    /// case for Fastpass: 0.
+    #[serde(default = "d_zero")]
+    pub arbiter_processing_us: f64,
+    /// Largest offset of a host's clock from the arbiter's, nanoseconds:
+    /// each host's offset is drawn uniformly in [-skew, +skew] and shifts
+    /// when it sends in its timeslots. The pHost paper's best case for
+    /// Fastpass, perfect clock synchronization: 0.
+    #[serde(default = "d_zero")]
+    pub clock_skew_ns: f64,
+    /// Loss recovery timer, microseconds: a source that has sent every
+    /// packet and has no completion ACK this long after its last send asks
+    /// the receiver which packets are missing; a source waiting for grants
+    /// this long re-sends its request (doubling the wait each time nothing
+    /// happens). The pHost authors' simulator re-requests unacknowledged
+    /// packets `FASTPASS_EPOCH_TIME` = 10 us after the last send.
+    #[serde(default = "d_fp_timeout")]
+    pub retransmit_timeout_us: f64,
+}
+impl Default for FastpassParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+impl FastpassParams {
+    /// Checks the parameters that depend on the network: the arbiter must
+    /// be one of its hosts.
+    pub fn validate_for_hosts(&self, n_hosts: u32) -> Result<(), String> {
+        if self.arbiter_host >= n_hosts {
+            return Err(format!("params.fastpass.arbiter_host: must be a host index below {n_hosts}, got {}", self.arbiter_host));
+        }
+        Ok(())
+    }
+}
+
+fn non_negative(field: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && v >= 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a number >= 0, got {v}")) }
+}
+
 fn positive(field: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a positive number, got {v}")) }
 }
@@ -210,6 +291,16 @@ impl ProtocolParams {
         positive("rcp.control_interval_us", r.control_interval_us)?;
         positive("rcp.rtt_us", r.rtt_us)?;
         positive("rcp.rto_us", r.rto_us)?;
+        let f = &self.fastpass;
+        at_least("fastpass.buffer_bytes", f.buffer_bytes, 1500)?;
+        at_least("fastpass.epoch_slots", f.epoch_slots as u64, 1)?;
+        if f.epoch_slots > 32 {
+            return Err(format!("params.fastpass.epoch_slots: must be at most 32, got {}", f.epoch_slots));
+        }
+        non_negative("fastpass.epoch_guard_slots", f.epoch_guard_slots)?;
+        non_negative("fastpass.arbiter_processing_us", f.arbiter_processing_us)?;
+        non_negative("fastpass.clock_skew_ns", f.clock_skew_ns)?;
+        positive("fastpass.retransmit_timeout_us", f.retransmit_timeout_us)?;
         Ok(())
     }
 }
