@@ -27,7 +27,7 @@ struct Cli {
 /// Overrides of a scenario's values.
 #[derive(clap::Args, Clone, Default)]
 struct Overrides {
-    /// Protocol: tcp, dctcp, pfabric, rcp, ideal.
+    /// Protocol: tcp, dctcp, pfabric, rcp, ideal, fastpass.
     #[arg(long)]
     protocol: Option<String>,
     /// Offered load in (0, 1].
@@ -213,6 +213,7 @@ const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("websearch-tcp-10k", "websearch-leaf-spine.json", "tcp", Some(10_000)),
     ("websearch-rcp-10k", "websearch-leaf-spine.json", "rcp", Some(10_000)),
     ("websearch-ideal-10k", "websearch-leaf-spine.json", "ideal", Some(10_000)),
+    ("websearch-fastpass-10k", "websearch-leaf-spine.json", "fastpass", Some(10_000)),
     ("datamining-pfabric-10k", "datamining-leaf-spine.json", "pfabric", Some(10_000)),
     ("incast-pfabric", "incast.json", "pfabric", None),
 ];

@@ -5,9 +5,13 @@
 //! * **Time** is cut into timeslots of one MTU transmission time at the
 //!   host link rate (Fastpass section 3), grouped into epochs of
 //!   `epoch_slots` slots (8: PROTOCOLS.md section 6, the pHost authors'
-//!   simulator's `FASTPASS_EPOCH_PKTS`). Epoch `e` starts at `e * epoch`,
-//!   slot `i` of it `i` slots later; every host knows the arbiter's clock
-//!   (`clock_skew_ns` = 0: perfect synchronization, pHost's best case).
+//!   simulator's `FASTPASS_EPOCH_PKTS`) followed by an idle guard of
+//!   `epoch_guard_slots` (0.5: that simulator's epoch is 8.5 MTU times).
+//!   Without the guard a receiver fed in every slot has no time to drain
+//!   the control packets that also reach it, and its ToR port overflows.
+//!   Epoch `e` starts at `e * epoch`, slot `i` of it `i` slots later; every
+//!   host knows the arbiter's clock (`clock_skew_ns` = 0: perfect
+//!   synchronization, pHost's best case).
 //! * **Requests**: when a flow arrives, its source sends a 40-B request
 //!   (control, sub-queue 0) to the arbiter on host `arbiter_host`, carrying
 //!   the destination and the number of packets that still need a timeslot.
@@ -27,7 +31,12 @@
 //!   boundary (pHost's best case: at once), one 40-B control packet per
 //!   flow and epoch naming its slots as a bit mask, flows with earlier
 //!   slots first. They cross the network like any packet, at the highest
-//!   priority; the epoch of lead gives them time to arrive.
+//!   priority; the epoch of lead gives them time to arrive. The arbiter's
+//!   own host sends its data through the same NIC, behind the grants, so
+//!   the arbiter leaves that host as many slots free at the end of the
+//!   next epoch it allocates as its last batch of grants took (rounded up
+//!   to whole slots); without this, that host's data fell further behind
+//!   every epoch and overflowed its NIC.
 //! * **Sources** send each granted packet at its slot's start time. A run
 //!   of consecutive granted slots of full-size packets is handed to the NIC
 //!   at the first slot's start; the NIC then sends one packet per slot,
@@ -46,11 +55,15 @@
 //!   timeout without progress doubles the next wait.
 //!
 //! Where this differs from the pHost authors' simulator: there the arbiter
-//! is a dedicated 145th host and epochs are 8.5 MTU times (a half-slot
-//! guard), and a source starts its epoch as soon as the grant arrives; here
-//! the arbiter shares a host of the topology, epochs are exactly
-//! `epoch_slots` slots and sources wait for the slot's start, as the
-//! Fastpass paper's sources do.
+//! is a dedicated 145th host under the first ToR, every data packet is
+//! acknowledged, and a source starts its epoch as soon as the grant
+//! arrives; here the arbiter shares a host of the topology (the scenario's
+//! topology is left alone), the receiver acknowledges once, and sources
+//! wait for the slot's start, as the Fastpass paper's sources do. Neither
+//! assigns paths (the Fastpass paper's path selection): the leaf-spine
+//! fabric has full bisection and sprays packets, so only host links need
+//! the matching; on an oversubscribed tree the fabric can still queue and
+//! drop, and loss recovery covers it.
 
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
@@ -377,8 +390,11 @@ impl Fastpass {
         } else {
             s.grants.front_mut().unwrap().1 = mask;
         }
-        if sent > 0 {
-            let at = io.now + SimTime::from_ps(self.slot.ps() * sent) + self.timeout(self.sources[flow.idx()].backoff);
+        // The recovery timer matters only once no granted slot is left:
+        // it starts when the last packet sent here has left the NIC.
+        let (granted, backoff) = (s.granted, s.backoff);
+        if granted == 0 && sent > 0 {
+            let at = io.now + SimTime::from_ps(self.slot.ps() * sent) + self.timeout(backoff);
             self.retry_at(flow, at, io);
         }
         self.arm_slot(flow, io);
@@ -413,9 +429,9 @@ impl Fastpass {
             io.trace(|| TraceKind::Control { flow, what: "fastpass_missed_slot" });
             self.send_request(flow, io);
         }
-        let at = io.now + self.timeout(0);
-        let s = &self.sources[flow.idx()];
-        if s.retry_deadline < at {
+        if self.sources[flow.idx()].granted == 0 {
+            // Every slot of this grant was lost: wait for the next grant.
+            let at = io.now + self.timeout(0);
             self.retry_at(flow, at, io);
         }
         self.arm_slot(flow, io);
@@ -548,9 +564,7 @@ impl Fastpass {
             return;
         }
         if s.granted > 0 {
-            // Slots are coming: nothing to recover yet.
-            let at = io.now + self.timeout(0);
-            self.retry_at(flow, at, io);
+            // Slots are coming: the timer starts again after the last one.
             return;
         }
         let all_sent = s.to_send() == 0;
