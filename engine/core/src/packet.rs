@@ -70,13 +70,15 @@ pub enum FastpassMsg {
     /// A data packet.
     #[default]
     Data,
-    /// Source to arbiter: the flow needs `value` more timeslots.
+    /// Source to arbiter: the flow needs `value` more timeslots; the
+    /// packet's `seq` names the destination host.
     Request,
     /// Arbiter to source: timeslots `slots` (a bit per slot) of epoch `value`.
     Grant,
     /// Source to receiver: which packets are missing?
     Query,
-    /// Receiver to source: packet `seq` is missing.
+    /// Receiver to source: packets `seq` to `seq + value - 1` are missing;
+    /// `slots` is 1 on the last NACK of a reply.
     Nack,
     /// Receiver to source: the flow is complete.
     Ack,
@@ -88,9 +90,10 @@ pub struct FastpassHeader {
     /// What the message is.
     pub msg: FastpassMsg,
     /// Request: the packets the source still needs timeslots for. Grant:
-    /// the epoch number.
+    /// the epoch number. NACK: how many packets are missing from `seq` on.
     pub value: u32,
-    /// Grant: bit i set when slot i of the epoch is the flow's.
+    /// Grant: bit i set when slot i of the epoch is the flow's. NACK: 1 on
+    /// the last NACK of a reply.
     pub slots: u32,
 }
 

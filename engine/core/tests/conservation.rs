@@ -30,7 +30,7 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 4] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp];
+const PACKET_PROTOCOLS: [ProtocolName; 5] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Fastpass];
 
 /// Makes a shipped scenario small enough for a conservation check. The
 /// properties hold for every run, so the run only needs to exercise every

@@ -191,6 +191,8 @@ pub struct FastpassParams {
     /// Timeslots per epoch; a timeslot is one MTU transmission time at the
     /// host link rate (Fastpass paper section 3). PROTOCOLS.md section 6 and
     /// the pHost authors' simulator (`FASTPASS_EPOCH_PKTS`): 8. At most 32.
+    /// Every epoch the arbiter sends one 40-B grant per flow it serves, so
+    /// with very short epochs its own link, not the fabric, limits the run.
     #[serde(default = "d_fp_epoch")]
     pub epoch_slots: u32,
     /// Idle time at the end of every epoch, in timeslots. Data fills a
