@@ -44,9 +44,10 @@ fn path_delay(net: &Network, src: NodeId, dst: NodeId) -> SimTime {
 
 #[test]
 fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
-    // Web search at load 0.8, all-to-all on 144 hosts: on average 115
-    // hosts want to send in every slot, so the arbiter has many conflicts
-    // to resolve in every slot.
+    // Web search at load 0.8, all-to-all on 144 hosts: while flows arrive,
+    // dozens of hosts send in the same slot and many more want to, so the
+    // arbiter resolves conflicts in every slot (the busiest slot is checked
+    // below).
     let mut s = websearch(400);
     s.workload.load = 0.8;
     let net = build(&s.topology);
