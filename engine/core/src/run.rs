@@ -8,10 +8,11 @@ use crate::ids::{FlowId, PortId};
 use crate::net::Network;
 use crate::packet::Packet;
 use crate::protocol::ideal;
+use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
 use crate::protocol::Protocol;
-use crate::queue::{Fifo, PFabricQueue, Queue};
+use crate::queue::{Fifo, PFabricQueue, Queue, StrictPriority};
 use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
 use crate::trace::TraceEvent;
@@ -270,6 +271,12 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
             let proto = Rcp::new(p.rcp.clone(), rates);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Phost => {
+            let (b, n) = (p.phost.buffer_bytes, p.phost.priority_queues as usize);
+            let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
+            let proto = Phost::new(p.phost.clone(), mtu_time);
+            boxed(Simulation::new(net, |_, _| Queue::StrictPriority(StrictPriority::new(n, b, None)), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }),
     })

@@ -25,11 +25,13 @@ pub enum ProtocolName {
     Rcp,
     /// The flow-level oracle: greedy SRPT matching (section 4).
     Ideal,
+    /// pHost: receiver-driven tokens over priority queues (section 5).
+    Phost,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 5] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal];
+    pub const ALL: [ProtocolName; 6] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal, ProtocolName::Phost];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -38,6 +40,7 @@ impl ProtocolName {
             ProtocolName::Pfabric => "pfabric",
             ProtocolName::Rcp => "rcp",
             ProtocolName::Ideal => "ideal",
+            ProtocolName::Phost => "phost",
         }
     }
     /// Parses a command-line name.

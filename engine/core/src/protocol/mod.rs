@@ -17,6 +17,7 @@
 
 pub mod ideal;
 pub mod params;
+pub mod phost;
 pub mod rcp;
 pub mod scoreboard;
 pub mod window;
