@@ -75,6 +75,11 @@ pub trait Runner {
     fn port_packets(&self, port: PortId) -> Vec<Packet>;
     /// Drop, send and mark counters so far.
     fn counters(&self) -> &Counters;
+    /// Data bytes delivered per tenant so far (empty with one tenant or
+    /// for flow-level protocols).
+    fn tenant_bytes_delivered(&self) -> Vec<u64> {
+        Vec::new()
+    }
     /// Switches the trace stream on or off (the browser traces only while
     /// it animates).
     fn set_trace(&mut self, on: bool);
@@ -129,6 +134,9 @@ impl<P: Protocol> Runner for PacketLevel<P> {
     }
     fn counters(&self) -> &Counters {
         &self.sim.counters
+    }
+    fn tenant_bytes_delivered(&self) -> Vec<u64> {
+        self.sim.tenant_bytes_delivered.clone()
     }
     fn set_trace(&mut self, on: bool) {
         self.sim.trace.enabled = on;

@@ -16,8 +16,10 @@
 //!   at the highest priority; data goes at the priority the source's flow
 //!   size gives (short flows second, long flows third: section 3.3).
 //!   A new flow's free-token packets already take the destination's
-//!   downlink, so it skips one token slot per free token first (the
-//!   authors' simulator's `hold_on`).
+//!   downlink, so it skips token slots first (the authors' simulator's
+//!   `hold_on`): as many as those packets take, less a round trip, so that
+//!   the first tokens reach the source just as its free packets end (the
+//!   one-way delay is measured from the RTS's timestamp).
 //! * **Downgrade** (section 3.2): a destination counts the tokens a flow
 //!   left unanswered; with `downgrade_window` (a BDP) unanswered it stops
 //!   granting that flow until `downgrade_mtu` MTU-times after its last token,
@@ -276,6 +278,7 @@ impl Phost {
         let h = PhostHeader { token: 0, count: s.pkts, tenant: s.tenant, class: 0, msg: PhostMsg::Rts };
         let mut p = Self::control(flow, s.src, s.dst, PhostMsg::Rts, 0, h, PacketKind::Control);
         p.rank = s.deadline.ps();
+        p.sent_at = io.now;
         io.send(p);
         io.trace(|| TraceKind::Control { flow, what: "rts" });
     }
@@ -458,7 +461,13 @@ impl Phost {
         let rt = self.mtus(p.dst, self.p.receiver_timeout_mtu);
         self.sinks[p.flow.idx()] = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
         self.hosts[p.dst.idx()].receiving.push(p.flow);
-        self.hosts[p.dst.idx()].hold += free;
+        // Free packets occupy the downlink for `free` MTU-times from about
+        // one one-way delay after the RTS left; tokens sent now produce data
+        // here a round trip later.
+        let one_way = io.now.saturating_sub(p.sent_at);
+        let busy = SimTime::from_ps(self.mtu_time[p.dst.idx()].ps() * free as u64);
+        let slots = busy.saturating_sub(one_way + one_way).ps() / self.token_interval(p.dst).ps().max(1);
+        self.hosts[p.dst.idx()].hold += slots as u32;
         self.arm_token(p.dst, io.now, io);
         true
     }
@@ -590,5 +599,180 @@ impl Protocol for Phost {
 
     fn name(&self) -> &'static str {
         "phost"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each mechanism in isolation: the protocol is driven by hand (packets
+    //! and timers in, actions out), with no network in between.
+    use super::*;
+    use crate::net::topology::{build, TopologySpec};
+    use crate::protocol::Action;
+    use crate::rng::{SimRng, Stream};
+    use crate::trace::Trace;
+
+    /// Drives a [`Phost`] on the default leaf-spine (10 Gbps hosts: one
+    /// MTU-time is 1.2 us).
+    struct Harness {
+        net: crate::net::Network,
+        proto: Phost,
+        rng: SimRng,
+        trace: Trace,
+        queue_bytes: Vec<u64>,
+        /// Timers armed and not yet fired, in arming order.
+        timers: Vec<(SimTime, PhostTimer)>,
+    }
+
+    const MTU_PS: u64 = 1_200_000;
+
+    impl Harness {
+        fn new(params: &str) -> Self {
+            let net = build(&TopologySpec::default());
+            let p: PhostParams = serde_json::from_str(params).unwrap();
+            let mtu = (0..net.n_hosts).map(|_| SimTime::from_ps(MTU_PS)).collect();
+            let mut trace = Trace::default();
+            trace.enabled = true;
+            Harness { queue_bytes: vec![0; net.ports.len()], net, proto: Phost::new(p, mtu), rng: SimRng::new(1, Stream::Protocol), trace, timers: Vec::new() }
+        }
+        /// Runs `f` at time `now`; returns the packets it sent.
+        fn at(&mut self, now: SimTime, f: impl FnOnce(&mut Phost, &mut Io<PhostTimer>)) -> Vec<Packet> {
+            let mut actions = Vec::new();
+            let mut io = Io { now, net: &self.net, queue_bytes: &self.queue_bytes, rng: &mut self.rng, trace: &mut self.trace, actions: &mut actions };
+            f(&mut self.proto, &mut io);
+            let mut sent = Vec::new();
+            for a in actions {
+                match a {
+                    Action::Send(p) => sent.push(p),
+                    Action::Timer(t, v) => self.timers.push((t, v)),
+                    Action::FlowDone(_) => {}
+                }
+            }
+            sent
+        }
+        /// Fires every armed timer up to `until` in time order; returns the
+        /// packets sent, with their times.
+        fn run_timers(&mut self, until: SimTime) -> Vec<(SimTime, Packet)> {
+            let mut out = Vec::new();
+            loop {
+                let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= until).min_by_key(|&i| (self.timers[i].0, i)) else { break };
+                let (t, v) = self.timers.remove(i);
+                for p in self.at(t, |x, io| x.on_timer(v, io)) {
+                    out.push((t, p));
+                }
+            }
+            out
+        }
+        fn traced(&mut self, what: &str) -> usize {
+            self.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w == what)).count()
+        }
+    }
+
+    fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
+        FlowSpec { id: FlowId(id), src: NodeId(src), dst: NodeId(dst), size: pkts * 1460, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO }
+    }
+
+    /// A token for `flow`, as destination `dst` would send it to `src`.
+    fn token(flow: u32, src: u32, dst: u32, number: u32, seq: u32, remaining: u32) -> Packet {
+        let h = PhostHeader { token: number, count: remaining, tenant: 0, class: 2, msg: PhostMsg::Token };
+        Phost::control(FlowId(flow), NodeId(dst), NodeId(src), PhostMsg::Token, seq, h, PacketKind::Control)
+    }
+
+    #[test]
+    fn a_token_the_source_cannot_use_in_time_expires() {
+        // pHost section 3.2: a token is void 1.5 MTU-times after the source
+        // gets it. Three flows of one source get a token each at t = 0; the
+        // NIC sends one packet per MTU-time, so the third token (the flow
+        // with most remaining packets, served last by SRPT) would go out at
+        // 2 MTU-times, after its expiry.
+        let mut h = Harness::new(r#"{"free_tokens":0}"#);
+        for f in 0..3 {
+            h.at(SimTime::ZERO, |x, io| x.on_flow_arrival(&flow(f, 0, 10 + f, 100), io));
+        }
+        h.trace.drain();
+        let mut data = Vec::new();
+        for f in 0..3 {
+            data.extend(h.at(SimTime::ZERO, |x, io| x.on_packet(token(f, 0, 10 + f, 0, 0, 50 + f), io)));
+        }
+        data.extend(h.run_timers(SimTime::from_ps(10 * MTU_PS)).into_iter().map(|(_, p)| p));
+        let flows: Vec<u32> = data.iter().filter(|p| p.kind == PacketKind::Data).map(|p| p.flow.0).collect();
+        assert_eq!(flows, vec![0, 1], "SRPT order, and the third token expired unused");
+        assert_eq!(h.traced("token_expired"), 1);
+    }
+
+    /// The destination side of a 100-packet flow 0 from host 0 to host 20:
+    /// its RTS arrives at t = 0.
+    fn sink_harness(params: &str) -> Harness {
+        let mut h = Harness::new(params);
+        let hd = PhostHeader { token: 0, count: 100, tenant: 0, class: 0, msg: PhostMsg::Rts };
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
+        h
+    }
+
+    #[test]
+    fn unanswered_tokens_downgrade_the_flow_until_the_downgrade_time_passes() {
+        // pHost section 3.2: after a BDP (8) of unanswered tokens the
+        // destination stops granting the flow; the authors' downgrade time
+        // is 25 MTU-times after the last token, then one more token.
+        let mut h = sink_harness(r#"{"free_tokens":0,"downgrade_window":8,"downgrade_mtu":25}"#);
+        let tokens = h.run_timers(SimTime::from_ps(60 * MTU_PS));
+        let times: Vec<f64> = tokens.iter().map(|(t, _)| t.ps() as f64 / MTU_PS as f64).collect();
+        assert!(tokens.len() >= 9, "tokens at {times:?}");
+        // The first 8 go one token interval (1540 B) apart...
+        for w in times[..8].windows(2) {
+            assert!((w[1] - w[0] - 1540.0 / 1500.0).abs() < 1e-6, "{times:?}");
+        }
+        // ...then nothing until 25 MTU-times after the 8th, then exactly one.
+        assert!((times[8] - times[7] - 25.0).abs() < 1e-6, "9th token at {} after the 8th at {}", times[8], times[7]);
+        if tokens.len() > 9 {
+            assert!(times[9] - times[8] >= 25.0 - 1e-6, "{times:?}");
+        }
+        assert!(h.traced("downgrade") >= 1);
+        // Answered tokens lift the downgrade at once.
+        let mut h = sink_harness(r#"{"free_tokens":0,"downgrade_window":8,"downgrade_mtu":25}"#);
+        let tokens = h.run_timers(SimTime::from_ps(10 * MTU_PS));
+        assert_eq!(tokens.len(), 8);
+        let answer = |seq: u32, number: u32| {
+            let hd = PhostHeader { token: number, count: 100, tenant: 0, class: 2, msg: PhostMsg::Data };
+            let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, seq, 1500);
+            p.header = Header::Phost(hd);
+            p
+        };
+        let t = SimTime::from_ps(11 * MTU_PS);
+        h.at(t, |x, io| x.on_packet(answer(tokens[7].1.seq, 7), io));
+        let more = h.run_timers(t + SimTime::from_ps(2 * MTU_PS));
+        assert!(!more.is_empty() && more[0].0 == t, "an answer to the 8th token frees the flow at once: {more:?}");
+    }
+
+    #[test]
+    fn a_lost_packet_is_named_again_after_the_receiver_timeout() {
+        // pHost section 3.2: once every packet has been named, the
+        // destination waits the receiver timeout (9 MTU-times, the authors'
+        // value) and names the packets still missing.
+        let mut h = Harness::new(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
+        let hd = PhostHeader { token: 0, count: 5, tenant: 0, class: 0, msg: PhostMsg::Rts };
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
+        // Five tokens; the data for all but packet 3 arrives.
+        let tokens = h.run_timers(SimTime::from_ps(8 * MTU_PS));
+        let named: Vec<u32> = tokens.iter().map(|x| x.1.seq).collect();
+        let last = tokens.last().unwrap().0;
+        for (at, tok) in &tokens {
+            if tok.seq != 3 {
+                let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, tok.seq, 1500);
+                let number = match tok.header { Header::Phost(x) => x.token, _ => unreachable!() };
+                p.header = Header::Phost(PhostHeader { token: number, count: 5, tenant: 0, class: 2, msg: PhostMsg::Data });
+                h.at(*at + SimTime::from_ps(MTU_PS), |x, io| x.on_packet(p, io));
+            }
+        }
+        assert_eq!(named, vec![0, 1, 2, 3, 4]);
+        // Within the next 15 MTU-times: one more timeout (it repeats every
+        // 9 MTU-times while the packet stays missing).
+        let again = h.run_timers(last + SimTime::from_ps(15 * MTU_PS));
+        assert_eq!(again.len(), 1, "only the lost packet is named again: {:?}", again.iter().map(|x| x.1.seq).collect::<Vec<_>>());
+        assert_eq!(again[0].1.seq, 3);
+        assert!((again[0].0 - last).ps() as f64 / MTU_PS as f64 >= 9.0 - 1e-9, "re-issued before the receiver timeout");
+        assert_eq!(h.traced("receiver_timeout"), 1);
     }
 }
