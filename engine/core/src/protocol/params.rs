@@ -219,6 +219,14 @@ pub struct PhostParams {
     /// set false for that.
     #[serde(default = "d_true")]
     pub free_tokens_long_flows: bool,
+    /// Whether free tokens expire. PROTOCOLS.md section 5 has tokens expire
+    /// 1.5 MTU-times after the source receives them, which free tokens never
+    /// are; default false. The authors' simulator voids them after
+    /// `free_tokens + token_ttl_mtu` MTU-times from the flow's arrival: set
+    /// true for that (a free packet pushed back by a shorter flow is then
+    /// recovered only by the receiver timeout).
+    #[serde(default)]
+    pub free_tokens_expire: bool,
     /// A token expires this many MTU-times after the source gets it (pHost
     /// section 3.2: 1.5).
     #[serde(default = "d_ttl")]

@@ -467,7 +467,13 @@ impl Phost {
         let one_way = io.now.saturating_sub(p.sent_at);
         let busy = SimTime::from_ps(self.mtu_time[p.dst.idx()].ps() * free as u64);
         let slots = busy.saturating_sub(one_way + one_way).ps() / self.token_interval(p.dst).ps().max(1);
-        self.hosts[p.dst.idx()].hold += slots as u32;
+        let hs = &mut self.hosts[p.dst.idx()];
+        hs.hold += slots as u32;
+        // Free packets count as granted for the tenant-fair policy.
+        if hs.granted.len() <= h.tenant as usize {
+            hs.granted.resize(h.tenant as usize + 1, 0);
+        }
+        hs.granted[h.tenant as usize] += free as u64;
         self.arm_token(p.dst, io.now, io);
         true
     }
@@ -485,9 +491,10 @@ impl Protocol for Phost {
         self.ensure(f.id);
         let pkts = packets_for(f.size);
         let free = free_tokens(&self.p, pkts);
-        // Free tokens last as long as sending them all plus one token's
-        // lifetime (the authors' simulator).
-        let expiry = io.now + self.mtus(f.src, free as f64 + self.p.token_ttl_mtu);
+        // Free tokens come from no destination's schedule, so by default
+        // they do not expire; the authors' simulator voids them after
+        // sending them all plus one token's lifetime (`free_tokens_expire`).
+        let expiry = if self.p.free_tokens_expire { io.now + self.mtus(f.src, free as f64 + self.p.token_ttl_mtu) } else { SimTime::NEVER };
         let class = data_class(&self.p, pkts);
         let tokens = (0..free).map(|i| Token { expiry, number: i, seq: i, class, free: true }).collect();
         let s = Source {

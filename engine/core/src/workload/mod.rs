@@ -186,6 +186,10 @@ pub struct WorkloadSpec {
     /// number of entries, and `sizes` is not used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_sizes: Option<Vec<SizeSpec>>,
+    /// With `tenant_sizes`: the relative share of flows of each tenant
+    /// (default equal), e.g. to give two tenants about the same bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_weights: Option<Vec<f64>>,
 }
 
 impl Default for WorkloadSpec {
@@ -266,6 +270,14 @@ impl WorkloadSpec {
             }
             for (i, t) in ts.iter().enumerate() {
                 Self::sizes_of(t).map_err(|e| e.replace("workload.sizes", &format!("workload.tenant_sizes[{i}]")))?;
+            }
+        }
+        if let Some(w) = &self.tenant_weights {
+            if self.tenant_sizes.is_none() {
+                return Err("workload.tenant_weights: needs workload.tenant_sizes".into());
+            }
+            if w.len() != self.tenants as usize || !w.iter().all(|x| x.is_finite() && *x > 0.0) {
+                return Err(format!("workload.tenant_weights: must be {} positive numbers, one per tenant", self.tenants));
             }
         }
         let h = net.n_hosts;
@@ -358,18 +370,27 @@ impl WorkloadSpec {
     }
 
     /// Mean flow size in payload bytes (with per-tenant sizes, the mean
-    /// over tenants, which are equally likely).
+    /// over tenants weighted by their share of flows).
     pub fn mean_flow_bytes(&self) -> Result<f64, String> {
         match &self.tenant_sizes {
             Some(ts) if !ts.is_empty() => {
+                let w = self.tenant_shares();
                 let mut sum = 0.0;
-                for t in ts {
-                    sum += Self::sizes_of(t)?.mean_bytes();
+                for (t, share) in ts.iter().zip(&w) {
+                    sum += Self::sizes_of(t)?.mean_bytes() * share;
                 }
-                Ok(sum / ts.len() as f64)
+                Ok(sum)
             }
             _ => Ok(self.sizes()?.mean_bytes()),
         }
+    }
+
+    /// Each tenant's share of flows (sums to 1), with `tenant_sizes`.
+    fn tenant_shares(&self) -> Vec<f64> {
+        let n = self.tenant_sizes.as_ref().map_or(0, |t| t.len());
+        let w = self.tenant_weights.clone().unwrap_or_else(|| vec![1.0; n]);
+        let total: f64 = w.iter().sum();
+        w.iter().map(|x| x / total).collect()
     }
 }
 
@@ -475,7 +496,14 @@ impl FlowGenerator {
         }
         let (src, dst) = self.pick_pair();
         if !self.tenant_sizes.is_empty() {
-            let tenant = self.attrs.below(self.tenant_sizes.len() as u32) as usize;
+            let u = self.attrs.unit();
+            let shares = self.spec.tenant_shares();
+            let mut acc = 0.0;
+            let tenant = shares.iter().position(|s| {
+                acc += s;
+                u < acc
+            });
+            let tenant = tenant.unwrap_or(shares.len() - 1);
             let size = self.tenant_sizes[tenant].sample(&mut self.size_rng);
             let mut f = self.make(src, dst, size, self.clock, None, net);
             f.tenant = tenant as u16;
