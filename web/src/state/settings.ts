@@ -70,6 +70,9 @@ export function validateSettings(s: Settings): FieldError[] {
   }
   const k = sc.params?.dctcp?.ecn_threshold_bytes;
   if (k !== undefined && !(isInt(k) && k >= 0)) e('params.dctcp.ecn_threshold_bytes', `must be a whole number of bytes, got ${k}`);
+  const q = sc.params?.phost?.priority_queues;
+  if (q !== undefined && !(isInt(q) && q >= 3 && q <= 8))
+    e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
   return errs;
 }
 
