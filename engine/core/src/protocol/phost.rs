@@ -201,6 +201,10 @@ struct Host {
     nic_free_at: SimTime,
     /// A `Send` timer is armed for this time.
     send_at: Option<SimTime>,
+    /// Tokens this source holds over all its flows, expired ones included
+    /// until they are found: with none, a free NIC needs no timer (a token
+    /// that arrives later is used at once).
+    tokens_held: u32,
     /// A `Token` timer is armed for this time.
     token_at: Option<SimTime>,
     /// When this host last sent a token.
@@ -338,6 +342,7 @@ impl Phost {
             let s = self.sources[f.idx()].as_mut().expect("a sending flow has a source");
             while s.tokens.front().is_some_and(|t| t.expiry < now) {
                 let t = s.tokens.pop_front().unwrap();
+                self.hosts[host.idx()].tokens_held -= 1;
                 io.trace(|| TraceKind::Control { flow: f, what: if t.free { "free_token_expired" } else { "token_expired" } });
             }
             if s.tokens.is_empty() {
@@ -352,6 +357,7 @@ impl Phost {
         let Some((_, flow)) = best else { return };
         let s = self.sources[flow.idx()].as_mut().unwrap();
         let t = s.tokens.pop_front().unwrap();
+        self.hosts[host.idx()].tokens_held -= 1;
         let size = data_packet_wire_size(s.size, t.seq);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, t.seq, size);
         p.class = t.class;
@@ -367,7 +373,9 @@ impl Phost {
         h.sent[tenant] += 1;
         let free_at = now + io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64);
         self.hosts[host.idx()].nic_free_at = free_at;
-        self.arm_send(host, free_at, io);
+        if self.hosts[host.idx()].tokens_held > 0 {
+            self.arm_send(host, free_at, io);
+        }
     }
 
     /// The destination `host` grants one token, by policy, to a flow that
@@ -514,6 +522,7 @@ impl Protocol for Phost {
         io.set_timer(io.now + s.rts_timeout, PhostTimer::Rts(f.id));
         self.sources[f.id.idx()] = Some(s);
         self.hosts[f.src.idx()].sending.push(f.id);
+        self.hosts[f.src.idx()].tokens_held += free;
         self.try_send(f.src, io);
     }
 
@@ -560,6 +569,7 @@ impl Protocol for Phost {
                 let t = Token { expiry: io.now + ttl, number: h.token, seq: p.seq, class: h.class, free: false };
                 let at = s.tokens.iter().rposition(|x| x.expiry <= t.expiry).map_or(0, |i| i + 1);
                 s.tokens.insert(at, t);
+                self.hosts[p.dst.idx()].tokens_held += 1;
                 self.try_send(p.dst, io);
             }
             PhostMsg::Ack => {
@@ -569,8 +579,10 @@ impl Protocol for Phost {
                 }
                 s.acked = true;
                 s.heard = true;
+                let held = s.tokens.len() as u32;
                 s.tokens.clear();
                 let host = s.src;
+                self.hosts[host.idx()].tokens_held -= held;
                 self.hosts[host.idx()].sending.retain(|&f| f != p.flow);
             }
         }
