@@ -98,6 +98,8 @@ describe('settings', () => {
     expect(bad((s) => (s.protocols = []))).toEqual(['protocols']);
     expect(bad((s) => (s.protocols = ['pfabric', 'dctcp', 'tcp', 'rcp', 'ideal']))).toEqual(['protocols']);
     expect(bad((s) => (s.scenario.params = { pfabric: { buffer_bytes: 100 } }))).toEqual(['params.pfabric.buffer_bytes']);
+    expect(bad((s) => (s.scenario.params = { phost: { priority_queues: 2 } }))).toEqual(['params.phost.priority_queues']);
+    expect(bad((s) => (s.scenario.params = { phost: { priority_queues: 8 } }))).toEqual([]);
   });
 
   it('agrees with the engine on loads the engine rejects', () => {

@@ -27,7 +27,7 @@ struct Cli {
 /// Overrides of a scenario's values.
 #[derive(clap::Args, Clone, Default)]
 struct Overrides {
-    /// Protocol: tcp, dctcp, pfabric, rcp, ideal, fastpass.
+    /// Protocol name (tcp, dctcp, pfabric, rcp, ideal, phost, ...; an unknown name lists them all).
     #[arg(long)]
     protocol: Option<String>,
     /// Offered load in (0, 1].
@@ -214,6 +214,7 @@ const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("websearch-rcp-10k", "websearch-leaf-spine.json", "rcp", Some(10_000)),
     ("websearch-ideal-10k", "websearch-leaf-spine.json", "ideal", Some(10_000)),
     ("websearch-fastpass-10k", "websearch-leaf-spine.json", "fastpass", Some(10_000)),
+    ("websearch-phost-10k", "websearch-leaf-spine.json", "phost", Some(10_000)),
     ("datamining-pfabric-10k", "datamining-leaf-spine.json", "pfabric", Some(10_000)),
     ("incast-pfabric", "incast.json", "pfabric", None),
 ];
@@ -233,6 +234,16 @@ fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
 }
 
 fn main() -> ExitCode {
+    // `dcsim run ... | head` closes stdout early: end quietly, as Unix tools
+    // do, instead of reporting a panic from `println!`.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
+        if msg.contains("failed printing to stdout") {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     let cli = Cli::parse();
     match real_main(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -97,6 +97,38 @@ pub struct FastpassHeader {
     pub slots: u32,
 }
 
+/// What a pHost packet is (pHost paper section 3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PhostMsg {
+    /// Request to send: announces a flow to its destination.
+    #[default]
+    Rts,
+    /// A token: permission to send the packet named by `seq`.
+    Token,
+    /// A data packet, sent on a token.
+    Data,
+    /// The destination holds the whole flow.
+    Ack,
+}
+
+/// Header of pHost packets (pHost paper section 3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhostHeader {
+    /// Token: its number within the flow. Data: the number of the token it
+    /// answers (free tokens are 0 .. free_tokens).
+    pub token: u32,
+    /// RTS and data: the flow's size in packets. Token: packets the
+    /// destination still misses (the source's SRPT key).
+    pub count: u32,
+    /// The flow's tenant (tenant-fair policy).
+    pub tenant: u16,
+    /// Token and data: the priority (sub-queue) the token names for data.
+    pub class: u8,
+    /// What the packet is.
+    pub msg: PhostMsg,
+}
+
 /// The protocol header carried by a packet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Header {
@@ -109,6 +141,8 @@ pub enum Header {
     Rcp(RcpHeader),
     /// Fastpass.
     Fastpass(FastpassHeader),
+    /// pHost (RTS, tokens, data, ACK; the deadline rides in `rank`).
+    Phost(PhostHeader),
 }
 
 /// ECN bits as DCTCP uses them.

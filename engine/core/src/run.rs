@@ -9,10 +9,11 @@ use crate::net::Network;
 use crate::packet::Packet;
 use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
+use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
 use crate::protocol::Protocol;
-use crate::queue::{Fifo, PFabricQueue, Queue};
+use crate::queue::{Fifo, PFabricQueue, Queue, StrictPriority};
 use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
 use crate::trace::TraceEvent;
@@ -75,6 +76,11 @@ pub trait Runner {
     fn port_packets(&self, port: PortId) -> Vec<Packet>;
     /// Drop, send and mark counters so far.
     fn counters(&self) -> &Counters;
+    /// Data bytes delivered per tenant so far (empty with one tenant or
+    /// for flow-level protocols).
+    fn tenant_bytes_delivered(&self) -> Vec<u64> {
+        Vec::new()
+    }
     /// Switches the trace stream on or off (the browser traces only while
     /// it animates).
     fn set_trace(&mut self, on: bool);
@@ -129,6 +135,9 @@ impl<P: Protocol> Runner for PacketLevel<P> {
     }
     fn counters(&self) -> &Counters {
         &self.sim.counters
+    }
+    fn tenant_bytes_delivered(&self) -> Vec<u64> {
+        self.sim.tenant_bytes_delivered.clone()
     }
     fn set_trace(&mut self, on: bool) {
         self.sim.trace.enabled = on;
@@ -271,6 +280,12 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
             let proto = Rcp::new(p.rcp.clone(), rates);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Phost => {
+            let (b, n) = (p.phost.buffer_bytes, p.phost.priority_queues as usize);
+            let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
+            let proto = Phost::new(p.phost.clone(), mtu_time);
+            boxed(Simulation::new(net, |_, _| Queue::StrictPriority(StrictPriority::new(n, b, None)), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Fastpass => {
             let q = Fastpass::queue(&p.fastpass);

@@ -25,14 +25,23 @@ pub enum ProtocolName {
     Rcp,
     /// The flow-level oracle: greedy SRPT matching (section 4).
     Ideal,
+    /// pHost: receiver-driven tokens over priority queues (section 5).
+    Phost,
     /// Fastpass: a central arbiter allocates timeslots (section 6).
     Fastpass,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 6] =
-        [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Ideal, ProtocolName::Fastpass];
+    pub const ALL: [ProtocolName; 7] = [
+        ProtocolName::Tcp,
+        ProtocolName::Dctcp,
+        ProtocolName::Pfabric,
+        ProtocolName::Rcp,
+        ProtocolName::Ideal,
+        ProtocolName::Phost,
+        ProtocolName::Fastpass,
+    ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -42,6 +51,7 @@ impl ProtocolName {
             ProtocolName::Rcp => "rcp",
             ProtocolName::Ideal => "ideal",
             ProtocolName::Fastpass => "fastpass",
+            ProtocolName::Phost => "phost",
         }
     }
     /// Parses a command-line name.

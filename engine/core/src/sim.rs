@@ -140,6 +140,9 @@ pub struct Simulation<P: Protocol> {
     pub counters: Counters,
     /// Pending-bytes samples over time.
     pub samples: Vec<Sample>,
+    /// Data bytes (on the wire) delivered per tenant, when there are two or
+    /// more tenants (empty otherwise): pHost's tenant-fairness experiment.
+    pub tenant_bytes_delivered: Vec<u64>,
     spray: SimRng,
     /// Round-robin spraying pointer per node.
     spray_next: Vec<u32>,
@@ -180,6 +183,7 @@ impl<P: Protocol> Simulation<P> {
             })
             .collect();
         let total_flows = generator.total_flows();
+        let tenants = generator.tenants();
         let n_nodes = net.nodes.len();
         let mut sim = Simulation {
             now: SimTime::ZERO,
@@ -199,6 +203,7 @@ impl<P: Protocol> Simulation<P> {
             completed: 0,
             pending_bytes: 0,
             samples: Vec::new(),
+            tenant_bytes_delivered: if tenants > 1 { vec![0; tenants as usize] } else { Vec::new() },
             spray: SimRng::new(cfg.seed, Stream::Spraying),
             spray_next: vec![0; n_nodes],
             proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
@@ -576,6 +581,10 @@ impl<P: Protocol> Simulation<P> {
                     self.counters.data_bytes_delivered += p.size as u64;
                     if self.cfg.audit {
                         self.audit_delivery(&p);
+                    }
+                    if !self.tenant_bytes_delivered.is_empty() {
+                        let t = self.records[p.flow.idx()].tenant as usize;
+                        self.tenant_bytes_delivered[t] += p.size as u64;
                     }
                 }
                 let mut io = io!(self);

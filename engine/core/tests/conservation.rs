@@ -30,7 +30,8 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 5] = [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Fastpass];
+const PACKET_PROTOCOLS: [ProtocolName; 6] =
+    [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Phost, ProtocolName::Fastpass];
 
 /// Makes a shipped scenario small enough for a conservation check. The
 /// properties hold for every run, so the run only needs to exercise every
@@ -233,7 +234,7 @@ fn lone_flow_has_slowdown_exactly_one() {
 #[test]
 fn shipped_scenarios_load() {
     // The paper tests load these by name; keep them parseable.
-    for n in ["websearch-leaf-spine", "datamining-leaf-spine", "incast", "pfabric-probe-mode", "pfabric-seamless-switching"] {
+    for n in ["websearch-leaf-spine", "datamining-leaf-spine", "imc10-leaf-spine", "incast", "pfabric-probe-mode", "pfabric-seamless-switching", "phost-bimodal", "phost-permutation", "phost-two-tenants", "phost-deadlines"] {
         let _ = load(n);
     }
 }

@@ -1,5 +1,5 @@
 // The parameter panel: scenario, protocols side by side, topology size,
-// workload, load, flows, buffer, ECN threshold, seed. Edits are checked as
+// workload, load, flows, buffer, ECN threshold, priority queues, seed. Edits are checked as
 // they are typed (field-named messages) and applied with one button, which
 // reloads every run from time zero with the same arrivals for all.
 
@@ -8,7 +8,7 @@ import { SCENARIOS, scenarioNamed } from '../scenarios';
 import { MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
 
 /** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
-const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, dctcp: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
+const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, dctcp: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
 
 /** Sets `obj.a.b.c = v` on a deep copy (undefined deletes). */
 export function setPath<T extends Record<string, any>>(obj: T, path: string, v: unknown): T {
@@ -145,7 +145,12 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
           ))}
         {draft.protocols.includes('dctcp') &&
           field('DCTCP ECN threshold K (bytes)', 'params.dctcp.ecn_threshold_bytes', sc.params?.dctcp?.ecn_threshold_bytes, '22500 (default)', 'ecn-k')}
-        <p className="note">Priority queues: none of today's protocols use strict_priority ports (pHost and PASE will).</p>
+        {draft.protocols.includes('phost') &&
+          field('pHost priority queues per port (3 to 8)', 'params.phost.priority_queues', sc.params?.phost?.priority_queues, '8 (default)', 'phost-queues')}
+        <p className="note">
+          Priority queues: pHost's ports are strict_priority (control, short-flow data, long-flow data); pFabric's sort by priority; TCP, DCTCP and RCP
+          use one FIFO.
+        </p>
       </fieldset>
       <fieldset>
         <legend>protocol parameters (JSON)</legend>

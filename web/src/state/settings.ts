@@ -5,7 +5,7 @@
 // validation (validate_scenario in the worker) has the final word.
 
 /** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
-export const PROTOCOLS = ['pfabric', 'dctcp', 'tcp', 'rcp', 'ideal'] as const;
+export const PROTOCOLS = ['pfabric', 'phost', 'dctcp', 'tcp', 'rcp', 'ideal'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** Side by side shows at most this many protocols, each in its own worker. */
@@ -70,6 +70,9 @@ export function validateSettings(s: Settings): FieldError[] {
   }
   const k = sc.params?.dctcp?.ecn_threshold_bytes;
   if (k !== undefined && !(isInt(k) && k >= 0)) e('params.dctcp.ecn_threshold_bytes', `must be a whole number of bytes, got ${k}`);
+  const q = sc.params?.phost?.priority_queues;
+  if (q !== undefined && !(isInt(q) && q >= 3 && q <= 8))
+    e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
   return errs;
 }
 

@@ -23,6 +23,9 @@ pub struct ProtocolParams {
     /// Fastpass.
     #[serde(default)]
     pub fastpass: FastpassParams,
+    /// pHost.
+    #[serde(default)]
+    pub phost: PhostParams,
 }
 
 macro_rules! defaults {
@@ -52,6 +55,14 @@ defaults! {
     d_zero: f64 = 0.0;
     d_half: f64 = 0.5;
     d_fp_timeout: f64 = 10.0;
+    d_8: u32 = 8;
+    d_ttl: f64 = 1.5;
+    d_9f: f64 = 9.0;
+    d_69: u32 = 69;
+    d_25f: f64 = 25.0;
+    d_1540: u64 = 1540;
+    d_queues8: u32 = 8;
+    d_rts_timeout: f64 = 100.0;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -237,6 +248,100 @@ impl Default for FastpassParams {
     }
 }
 
+/// How a pHost destination picks the flow for its next token, and a
+/// source the token to use (pHost paper section 3.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PhostPolicy {
+    /// Fewest remaining packets first (the paper's default).
+    #[default]
+    Srpt,
+    /// Earliest deadline first (flows without a deadline last).
+    Edf,
+    /// The tenant granted (destination) or served (source) the fewest
+    /// packets so far first, SRPT inside a tenant.
+    TenantFair,
+}
+
+/// pHost (PROTOCOLS.md section 5; pHost paper section 3). MTU-times are
+/// the transmission time of 1500 B at the host's NIC (1.2 us at 10 Gbps).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PhostParams {
+    /// Buffer of every port, bytes, shared by its priority queues. pHost
+    /// paper section 4.1: 36 KB, as pFabric.
+    #[serde(default = "d_36k")]
+    pub buffer_bytes: u64,
+    /// Strict-priority sub-queues per port (commodity switches have 8);
+    /// pHost uses three: control, short-flow data, long-flow data.
+    #[serde(default = "d_queues8")]
+    pub priority_queues: u32,
+    /// Free tokens a source holds on flow arrival, packets (pHost section
+    /// 3.2: one BDP, 8).
+    #[serde(default = "d_8")]
+    pub free_tokens: u32,
+    /// Whether flows longer than `free_tokens` packets also start with
+    /// `free_tokens` free packets. Default true, as the paper's text and
+    /// PROTOCOLS.md section 5 describe it; the authors' simulator gives free
+    /// tokens only to flows that fit in them entirely (`init_capa_size`):
+    /// set false for that.
+    #[serde(default = "d_true")]
+    pub free_tokens_long_flows: bool,
+    /// Whether free tokens expire. PROTOCOLS.md section 5 has tokens expire
+    /// 1.5 MTU-times after the source receives them, which free tokens never
+    /// are; default false. The authors' simulator voids them after
+    /// `free_tokens + token_ttl_mtu` MTU-times from the flow's arrival: set
+    /// true for that (a free packet pushed back by a shorter flow is then
+    /// recovered only by the receiver timeout).
+    #[serde(default)]
+    pub free_tokens_expire: bool,
+    /// A token expires this many MTU-times after the source gets it (pHost
+    /// section 3.2: 1.5).
+    #[serde(default = "d_ttl")]
+    pub token_ttl_mtu: f64,
+    /// A destination sends one token per this many bytes of its NIC's time:
+    /// one MTU per token (section 3.1); the authors' simulator paces at
+    /// MTU + one token, 1540 B, which leaves the tokens' own room.
+    #[serde(default = "d_1540")]
+    pub token_interval_bytes: u64,
+    /// Unanswered tokens that downgrade a flow (section 3.2: a BDP, 8).
+    #[serde(default = "d_8")]
+    pub downgrade_window: u32,
+    /// A downgraded flow gets no token for this many MTU-times after its
+    /// last one. Default 25, the authors' experiment scripts
+    /// (`capability_window_timeout: 25` in NetSys/simulator
+    /// py/run_experiments.py, which produced the paper's figures);
+    /// PROTOCOLS.md section 5 reads 8 (see engine/ARCHITECTURE.md).
+    #[serde(default = "d_25f")]
+    pub downgrade_mtu: f64,
+    /// Once every packet has been named by a token, the destination waits
+    /// this many MTU-times before naming missing packets again. Default 9,
+    /// the authors' scripts (`capability_resend_timeout: 9`); PROTOCOLS.md
+    /// section 5 reads 24.
+    #[serde(default = "d_9f")]
+    pub receiver_timeout_mtu: f64,
+    /// Flows of at most this many packets send data at the second priority,
+    /// longer ones at the third (section 3.3). The paper does not give the
+    /// threshold; default 69 packets (about 100 KB, the papers' short-flow
+    /// bucket).
+    #[serde(default = "d_69")]
+    pub short_flow_packets: u32,
+    /// Scheduling policy at both ends (section 3.3). Default SRPT.
+    #[serde(default)]
+    pub policy: PhostPolicy,
+    /// A source that hears nothing (no token, no ACK) this long after its
+    /// RTS sends it again, doubling the wait each time, microseconds. Not
+    /// in the paper (an RTS is at the highest priority and practically
+    /// never lost); it keeps a lost RTS from stalling a flow forever.
+    #[serde(default = "d_rts_timeout")]
+    pub rts_timeout_us: f64,
+}
+impl Default for PhostParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
 impl FastpassParams {
     /// Checks the parameters that depend on the network: the arbiter must
     /// be one of its hosts.
@@ -303,6 +408,19 @@ impl ProtocolParams {
         non_negative("fastpass.arbiter_processing_us", f.arbiter_processing_us)?;
         non_negative("fastpass.clock_skew_ns", f.clock_skew_ns)?;
         positive("fastpass.retransmit_timeout_us", f.retransmit_timeout_us)?;
+        let h = &self.phost;
+        at_least("phost.buffer_bytes", h.buffer_bytes, 1500)?;
+        at_least("phost.priority_queues", h.priority_queues as u64, 3)?;
+        if h.priority_queues > 8 {
+            return Err(format!("params.phost.priority_queues: must be at most 8, got {}", h.priority_queues));
+        }
+        at_least("phost.free_tokens", h.free_tokens as u64, 0)?;
+        positive("phost.token_ttl_mtu", h.token_ttl_mtu)?;
+        at_least("phost.token_interval_bytes", h.token_interval_bytes, 40)?;
+        at_least("phost.downgrade_window", h.downgrade_window as u64, 1)?;
+        positive("phost.downgrade_mtu", h.downgrade_mtu)?;
+        positive("phost.receiver_timeout_mtu", h.receiver_timeout_mtu)?;
+        positive("phost.rts_timeout_us", h.rts_timeout_us)?;
         Ok(())
     }
 }

@@ -180,6 +180,16 @@ pub struct WorkloadSpec {
     /// two-tenant experiment).
     #[serde(default)]
     pub all_at_zero: bool,
+    /// Per-tenant flow sizes (pHost section 4.3: one tenant IMC10, one web
+    /// search). When given, each flow picks its tenant uniformly and draws
+    /// its size from that tenant's entry; `tenants` must then equal the
+    /// number of entries, and `sizes` is not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_sizes: Option<Vec<SizeSpec>>,
+    /// With `tenant_sizes`: the relative share of flows of each tenant
+    /// (default equal), e.g. to give two tenants about the same bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant_weights: Option<Vec<f64>>,
 }
 
 impl Default for WorkloadSpec {
@@ -254,6 +264,22 @@ impl WorkloadSpec {
             return Err("workload.tenants: must be at least 1".into());
         }
         self.sizes()?;
+        if let Some(ts) = &self.tenant_sizes {
+            if ts.len() != self.tenants as usize {
+                return Err(format!("workload.tenant_sizes: has {} entries but workload.tenants is {}; give one size distribution per tenant", ts.len(), self.tenants));
+            }
+            for (i, t) in ts.iter().enumerate() {
+                Self::sizes_of(t).map_err(|e| e.replace("workload.sizes", &format!("workload.tenant_sizes[{i}]")))?;
+            }
+        }
+        if let Some(w) = &self.tenant_weights {
+            if self.tenant_sizes.is_none() {
+                return Err("workload.tenant_weights: needs workload.tenant_sizes".into());
+            }
+            if w.len() != self.tenants as usize || !w.iter().all(|x| x.is_finite() && *x > 0.0) {
+                return Err(format!("workload.tenant_weights: must be {} positive numbers, one per tenant", self.tenants));
+            }
+        }
         let h = net.n_hosts;
         match &self.matrix {
             MatrixSpec::Incast { senders, request_bytes, request_packets, requests, receiver } => {
@@ -306,7 +332,11 @@ impl WorkloadSpec {
     }
 
     fn sizes(&self) -> Result<Sizes, String> {
-        Ok(match &self.sizes {
+        Self::sizes_of(&self.sizes)
+    }
+
+    fn sizes_of(spec: &SizeSpec) -> Result<Sizes, String> {
+        Ok(match spec {
             SizeSpec::Cdf { name, points } => match (name, points) {
                 (Some(n), None) => Sizes::Cdf(
                     Cdf::parse_csv(match n {
@@ -339,9 +369,28 @@ impl WorkloadSpec {
         })
     }
 
-    /// Mean flow size in payload bytes.
+    /// Mean flow size in payload bytes (with per-tenant sizes, the mean
+    /// over tenants weighted by their share of flows).
     pub fn mean_flow_bytes(&self) -> Result<f64, String> {
-        Ok(self.sizes()?.mean_bytes())
+        match &self.tenant_sizes {
+            Some(ts) if !ts.is_empty() => {
+                let w = self.tenant_shares();
+                let mut sum = 0.0;
+                for (t, share) in ts.iter().zip(&w) {
+                    sum += Self::sizes_of(t)?.mean_bytes() * share;
+                }
+                Ok(sum)
+            }
+            _ => Ok(self.sizes()?.mean_bytes()),
+        }
+    }
+
+    /// Each tenant's share of flows (sums to 1), with `tenant_sizes`.
+    fn tenant_shares(&self) -> Vec<f64> {
+        let n = self.tenant_sizes.as_ref().map_or(0, |t| t.len());
+        let w = self.tenant_weights.clone().unwrap_or_else(|| vec![1.0; n]);
+        let total: f64 = w.iter().sum();
+        w.iter().map(|x| x / total).collect()
     }
 }
 
@@ -349,6 +398,8 @@ impl WorkloadSpec {
 pub struct FlowGenerator {
     spec: WorkloadSpec,
     sizes: Sizes,
+    /// Per-tenant sizes (empty unless `tenant_sizes` is given).
+    tenant_sizes: Vec<Sizes>,
     n_hosts: u32,
     racks: Vec<u32>,
     arrivals: SimRng,
@@ -380,13 +431,15 @@ impl FlowGenerator {
         }
         .max(1);
         // PROTOCOLS.md section 1: lambda_per_host = load * rate / (8 * mean bytes).
-        let per_host = spec.load * net.host_rate.bps() as f64 / (8.0 * sizes.mean_bytes());
+        let per_host = spec.load * net.host_rate.bps() as f64 / (8.0 * spec.mean_flow_bytes().expect("validated"));
+        let tenant_sizes = spec.tenant_sizes.iter().flatten().map(|t| WorkloadSpec::sizes_of(t).expect("validated")).collect();
         let mean_gap_ps = 1e12 / (per_host * senders as f64);
         let mut endpoints = SimRng::new(seed, Stream::Endpoints);
         let permutation = derangement(n_hosts, &mut endpoints);
         let mut g = FlowGenerator {
             spec: spec.clone(),
             sizes,
+            tenant_sizes,
             n_hosts,
             racks: (0..n_hosts).map(|h| net.rack_of(NodeId(h))).collect(),
             arrivals: SimRng::new(seed, Stream::Arrivals),
@@ -406,6 +459,11 @@ impl FlowGenerator {
             g.start_request(SimTime::ZERO, net);
         }
         g
+    }
+
+    /// Number of tenants flows are spread over.
+    pub fn tenants(&self) -> u16 {
+        self.spec.tenants
     }
 
     /// Total number of flows this workload will produce.
@@ -437,6 +495,20 @@ impl FlowGenerator {
             self.clock += SimTime::from_ps(gap.round() as u64);
         }
         let (src, dst) = self.pick_pair();
+        if !self.tenant_sizes.is_empty() {
+            let u = self.attrs.unit();
+            let shares = self.spec.tenant_shares();
+            let mut acc = 0.0;
+            let tenant = shares.iter().position(|s| {
+                acc += s;
+                u < acc
+            });
+            let tenant = tenant.unwrap_or(shares.len() - 1);
+            let size = self.tenant_sizes[tenant].sample(&mut self.size_rng);
+            let mut f = self.make(src, dst, size, self.clock, None, net);
+            f.tenant = tenant as u16;
+            return Some(f);
+        }
         let size = self.sizes.sample(&mut self.size_rng);
         Some(self.make(src, dst, size, self.clock, None, net))
     }

@@ -1,0 +1,797 @@
+//! pHost (Gao et al., CoNEXT 2015; PROTOCOLS.md section 5): receiver-driven
+//! tokens over commodity priority queues, all logic at the end hosts.
+//!
+//! * **Source** (paper section 3.1): on flow arrival it sends an RTS
+//!   (40 B, highest priority) carrying the flow's size (and deadline and
+//!   tenant for the EDF and tenant-fair policies) and holds `free_tokens`
+//!   free tokens, so a flow of at most a BDP can finish without waiting a
+//!   round trip. Whenever its NIC is idle it sends the data packet named by
+//!   its most preferred unexpired token. A token expires `token_ttl_mtu`
+//!   MTU-times after the source got it (section 3.2).
+//! * **Destination** (section 3.1): once per token interval (one MTU
+//!   transmission time plus a token's, as the authors' simulator paces) it
+//!   picks one pending flow by policy and sends its source a token naming
+//!   one packet (the next one it still misses, round robin, so lost packets
+//!   are named again) and reporting the flow's remaining packets. Tokens go
+//!   at the highest priority; data goes at the priority the source's flow
+//!   size gives (short flows second, long flows third: section 3.3).
+//!   A new flow's free-token packets already take the destination's
+//!   downlink, so it skips token slots first (the authors' simulator's
+//!   `hold_on`): as many as those packets take, less a round trip, so that
+//!   the first tokens reach the source just as its free packets end (the
+//!   one-way delay is measured from the RTS's timestamp).
+//! * **Downgrade** (section 3.2): a destination counts the tokens a flow
+//!   left unanswered; with `downgrade_window` (a BDP) unanswered it stops
+//!   granting that flow until `downgrade_mtu` MTU-times after its last token,
+//!   then grants one more.
+//! * **Receiver timeout** (section 3.2): once every packet of a flow has
+//!   been named by a token, the destination waits `receiver_timeout_mtu`
+//!   MTU-times and then names the still-missing packets again.
+//! * When the destination holds every packet it reports the flow complete
+//!   (FCT ends at the receiver, as for every protocol here) and sends one
+//!   40-B ACK so the source forgets the flow.
+//!
+//! Choices the paper leaves open, each a parameter in [`PhostParams`]:
+//! the token interval (the authors' simulator: MTU + token bytes), the
+//! threshold between short and long flows for the data priority, and an
+//! RTS retransmission timer (with backoff) for the rare lost RTS.
+//!
+//! The source paces its own data at its NIC's rate (the authors' simulator
+//! hands the NIC one packet at a time), so its NIC queue holds at most one
+//! data packet and pHost drops almost nothing at the first hop.
+
+use super::{Io, Protocol};
+use crate::ids::{FlowId, NodeId};
+use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
+use crate::protocol::params::{PhostParams, PhostPolicy};
+use crate::trace::TraceKind;
+use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
+use crate::workload::FlowSpec;
+
+/// pHost timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhostTimer {
+    /// A host's NIC is free again: send the next data packet.
+    Send(NodeId),
+    /// A destination's next token.
+    Token(NodeId),
+    /// A source's RTS got no answer yet: send it again.
+    Rts(FlowId),
+}
+
+/// A token at the source.
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    /// The token is void after this time.
+    expiry: SimTime,
+    /// The token's number within its flow (free tokens: 0 .. free).
+    number: u32,
+    /// The data packet it names.
+    seq: u32,
+    /// The priority (sub-queue) it names for that packet.
+    class: u8,
+    /// A free token (held from the flow's arrival, not sent by the destination).
+    free: bool,
+}
+
+/// Source side of one flow.
+#[derive(Debug)]
+struct Source {
+    src: NodeId,
+    dst: NodeId,
+    size: u64,
+    pkts: u32,
+    tenant: u16,
+    /// Absolute deadline (`SimTime::NEVER` without one).
+    deadline: SimTime,
+    /// Unused tokens, by expiry.
+    tokens: std::collections::VecDeque<Token>,
+    /// Packets the destination still misses, from its latest token.
+    remaining: u32,
+    /// A token or the ACK arrived (the RTS got through).
+    heard: bool,
+    /// The destination's ACK arrived: the flow is over at the source.
+    acked: bool,
+    /// Current RTS retransmission timeout.
+    rts_timeout: SimTime,
+}
+
+/// Destination side of one flow.
+#[derive(Debug)]
+struct Sink {
+    src: NodeId,
+    pkts: u32,
+    tenant: u16,
+    deadline: SimTime,
+    /// One bit per packet received.
+    received: Vec<u64>,
+    received_count: u32,
+    /// Every packet below this one has been received.
+    received_until: u32,
+    /// Tokens issued so far, free tokens included (the next token's number).
+    issued: u32,
+    /// Tokens to issue before the receiver timeout starts.
+    goal: u32,
+    /// Highest token number seen in a data packet, plus one (at least the
+    /// number of free tokens).
+    answered: u32,
+    /// When the last token went out.
+    last_token_at: SimTime,
+    /// Packet named by the last token (round robin over missing packets).
+    last_named: u32,
+    /// Receiver timeout: no tokens for this flow before this time.
+    wait_until: Option<SimTime>,
+    /// The flow is downgraded (traced once per downgrade).
+    downgraded: bool,
+    done: bool,
+}
+
+impl Sink {
+    fn new(src: NodeId, pkts: u32, tenant: u16, deadline: SimTime, free: u32, now: SimTime, receiver_timeout: SimTime) -> Self {
+        let n = pkts.max(1);
+        Sink {
+            src,
+            pkts: n,
+            tenant,
+            deadline,
+            received: vec![0; (n as usize).div_ceil(64)],
+            received_count: 0,
+            received_until: 0,
+            issued: free,
+            goal: n,
+            // Free tokens are answered by data already on its way: only
+            // tokens this destination sends count towards a downgrade.
+            answered: free,
+            last_token_at: now,
+            last_named: free.wrapping_sub(1),
+            // A flow the free tokens cover entirely waits for its data
+            // before any token names a packet again.
+            wait_until: (free >= n).then_some(now + receiver_timeout),
+            downgraded: false,
+            done: false,
+        }
+    }
+    fn has(&self, seq: u32) -> bool {
+        self.received[seq as usize / 64] & (1 << (seq % 64)) != 0
+    }
+    fn remaining(&self) -> u32 {
+        self.pkts - self.received_count
+    }
+    /// Records packet `seq`; true when it is new.
+    fn receive(&mut self, seq: u32) -> bool {
+        if seq >= self.pkts || self.has(seq) {
+            return false;
+        }
+        self.received[seq as usize / 64] |= 1 << (seq % 64);
+        self.received_count += 1;
+        while self.received_until < self.pkts && self.has(self.received_until) {
+            self.received_until += 1;
+        }
+        true
+    }
+    /// The next packet still missing after the last one named, wrapping
+    /// around to the first missing one (the authors' round robin).
+    fn next_missing(&self) -> u32 {
+        let start = self.last_named.wrapping_add(1);
+        let start = if start >= self.pkts { self.received_until } else { start };
+        self.first_missing_from(start).or_else(|| self.first_missing_from(self.received_until)).expect("a flow that is not done misses a packet")
+    }
+    fn first_missing_from(&self, from: u32) -> Option<u32> {
+        let mut w = from as usize / 64;
+        let mut bits = !self.received.get(w)? & (!0u64 << (from % 64));
+        loop {
+            if bits != 0 {
+                let seq = (w * 64) as u32 + bits.trailing_zeros();
+                return (seq < self.pkts).then_some(seq);
+            }
+            w += 1;
+            bits = !*self.received.get(w)?;
+        }
+    }
+}
+
+/// Per-host state: its sending and receiving flows and its two pacers.
+#[derive(Debug, Default)]
+struct Host {
+    /// Flows this host sends that are not yet acknowledged.
+    sending: Vec<FlowId>,
+    /// Flows this host receives that are not complete.
+    receiving: Vec<FlowId>,
+    /// The NIC finishes the current data packet at this time.
+    nic_free_at: SimTime,
+    /// A `Send` timer is armed for this time.
+    send_at: Option<SimTime>,
+    /// Tokens this source holds over all its flows, expired ones included
+    /// until they are found: with none, a free NIC needs no timer (a token
+    /// that arrives later is used at once).
+    tokens_held: u32,
+    /// A `Token` timer is armed for this time.
+    token_at: Option<SimTime>,
+    /// When this host last sent a token.
+    last_token_at: Option<SimTime>,
+    /// Token slots this destination skips because free-token data is
+    /// already coming its way (the authors' simulator's `hold_on`).
+    hold: u32,
+    /// Tenant-fair policy: tokens granted per tenant by this destination.
+    granted: Vec<u64>,
+    /// Tenant-fair policy: data packets sent per tenant by this source.
+    sent: Vec<u64>,
+}
+
+/// pHost over `strict_priority` ports.
+pub struct Phost {
+    p: PhostParams,
+    /// Per host, the time one MTU takes on its NIC.
+    mtu_time: Vec<SimTime>,
+    sources: Vec<Option<Source>>,
+    sinks: Vec<Option<Sink>>,
+    hosts: Vec<Host>,
+}
+
+/// Data priority (strict-priority sub-queue) of a flow of `pkts` packets:
+/// control is 0, short flows 1, long flows 2 (pHost section 3.3).
+pub fn data_class(p: &PhostParams, pkts: u32) -> u8 {
+    if pkts <= p.short_flow_packets { 1 } else { 2 }
+}
+
+/// Free tokens of a flow of `pkts` packets: all its packets when it fits
+/// in `free_tokens`; for longer flows `free_tokens` if
+/// `free_tokens_long_flows` is on, else none (the authors' simulator:
+/// `init_capa_size`).
+pub fn free_tokens(p: &PhostParams, pkts: u32) -> u32 {
+    if pkts <= p.free_tokens {
+        pkts
+    } else if p.free_tokens_long_flows {
+        p.free_tokens
+    } else {
+        0
+    }
+}
+
+impl Phost {
+    /// pHost with parameters `p` on a network whose host `h` has NIC rate
+    /// giving `mtu_time[h]` per MTU.
+    pub fn new(p: PhostParams, mtu_time: Vec<SimTime>) -> Self {
+        let hosts = (0..mtu_time.len()).map(|_| Host::default()).collect();
+        Phost { p, mtu_time, sources: Vec::new(), sinks: Vec::new(), hosts }
+    }
+
+    fn mtus(&self, host: NodeId, k: f64) -> SimTime {
+        SimTime::from_ps((self.mtu_time[host.idx()].ps() as f64 * k).round() as u64)
+    }
+
+    fn token_interval(&self, host: NodeId) -> SimTime {
+        self.mtus(host, self.p.token_interval_bytes as f64 / MTU as f64)
+    }
+
+    fn ensure(&mut self, flow: FlowId) {
+        if self.sources.len() <= flow.idx() {
+            self.sources.resize_with(flow.idx() + 1, || None);
+            self.sinks.resize_with(flow.idx() + 1, || None);
+        }
+    }
+
+    fn control(flow: FlowId, src: NodeId, dst: NodeId, msg: PhostMsg, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
+        let mut p = Packet::new(flow, src, dst, kind, seq, HEADER);
+        p.class = 0;
+        p.header = Header::Phost(PhostHeader { msg, ..h });
+        p
+    }
+
+    fn send_rts(&self, flow: FlowId, s: &Source, io: &mut Io<PhostTimer>) {
+        let h = PhostHeader { token: 0, count: s.pkts, tenant: s.tenant, class: 0, msg: PhostMsg::Rts };
+        let mut p = Self::control(flow, s.src, s.dst, PhostMsg::Rts, 0, h, PacketKind::Control);
+        p.rank = s.deadline.ps();
+        p.sent_at = io.now;
+        io.send(p);
+        io.trace(|| TraceKind::Control { flow, what: "rts" });
+    }
+
+    /// Source scheduling key (lower is preferred).
+    fn source_key(&self, host: &Host, s: &Source, flow: FlowId) -> (u64, u64, u32) {
+        match self.p.policy {
+            PhostPolicy::Srpt => (s.remaining as u64, 0, flow.0),
+            PhostPolicy::Edf => (s.deadline.ps(), s.remaining as u64, flow.0),
+            PhostPolicy::TenantFair => (host.sent.get(s.tenant as usize).copied().unwrap_or(0), s.remaining as u64, flow.0),
+        }
+    }
+
+    /// Destination scheduling key (lower is preferred).
+    fn sink_key(&self, host: &Host, k: &Sink, flow: FlowId) -> (u64, u64, u32) {
+        match self.p.policy {
+            PhostPolicy::Srpt => (k.remaining() as u64, 0, flow.0),
+            PhostPolicy::Edf => (k.deadline.ps(), k.remaining() as u64, flow.0),
+            PhostPolicy::TenantFair => (host.granted.get(k.tenant as usize).copied().unwrap_or(0), k.remaining() as u64, flow.0),
+        }
+    }
+
+    fn arm_send(&mut self, host: NodeId, at: SimTime, io: &mut Io<PhostTimer>) {
+        let h = &mut self.hosts[host.idx()];
+        if h.send_at.is_none_or(|t| t > at) {
+            h.send_at = Some(at);
+            io.set_timer(at, PhostTimer::Send(host));
+        }
+    }
+
+    fn arm_token(&mut self, host: NodeId, at: SimTime, io: &mut Io<PhostTimer>) {
+        let h = &mut self.hosts[host.idx()];
+        let at = match h.last_token_at {
+            Some(last) => at.max(last + self.token_interval(host)),
+            None => at,
+        }
+        .max(io.now);
+        let h = &mut self.hosts[host.idx()];
+        if h.token_at.is_none_or(|t| t > at) {
+            h.token_at = Some(at);
+            io.set_timer(at, PhostTimer::Token(host));
+        }
+    }
+
+    /// The source `host` sends the data packet of its most preferred
+    /// unexpired token, if its NIC is free (paper section 3.1).
+    fn try_send(&mut self, host: NodeId, io: &mut Io<PhostTimer>) {
+        let now = io.now;
+        if self.hosts[host.idx()].nic_free_at > now {
+            let at = self.hosts[host.idx()].nic_free_at;
+            self.arm_send(host, at, io);
+            return;
+        }
+        let mut best: Option<((u64, u64, u32), FlowId)> = None;
+        let sending = std::mem::take(&mut self.hosts[host.idx()].sending);
+        for &f in &sending {
+            let s = self.sources[f.idx()].as_mut().expect("a sending flow has a source");
+            while s.tokens.front().is_some_and(|t| t.expiry < now) {
+                let t = s.tokens.pop_front().unwrap();
+                self.hosts[host.idx()].tokens_held -= 1;
+                io.trace(|| TraceKind::Control { flow: f, what: if t.free { "free_token_expired" } else { "token_expired" } });
+            }
+            if s.tokens.is_empty() {
+                continue;
+            }
+            let key = self.source_key(&self.hosts[host.idx()], self.sources[f.idx()].as_ref().unwrap(), f);
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, f));
+            }
+        }
+        self.hosts[host.idx()].sending = sending;
+        let Some((_, flow)) = best else { return };
+        let s = self.sources[flow.idx()].as_mut().unwrap();
+        let t = s.tokens.pop_front().unwrap();
+        self.hosts[host.idx()].tokens_held -= 1;
+        let size = data_packet_wire_size(s.size, t.seq);
+        let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, t.seq, size);
+        p.class = t.class;
+        p.rank = s.deadline.ps();
+        p.sent_at = now;
+        p.header = Header::Phost(PhostHeader { token: t.number, count: s.pkts, tenant: s.tenant, class: t.class, msg: PhostMsg::Data });
+        let tenant = s.tenant as usize;
+        io.send(p);
+        let h = &mut self.hosts[host.idx()];
+        if h.sent.len() <= tenant {
+            h.sent.resize(tenant + 1, 0);
+        }
+        h.sent[tenant] += 1;
+        let free_at = now + io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64);
+        self.hosts[host.idx()].nic_free_at = free_at;
+        if self.hosts[host.idx()].tokens_held > 0 {
+            self.arm_send(host, free_at, io);
+        }
+    }
+
+    /// The destination `host` grants one token, by policy, to a flow that
+    /// is neither downgraded nor in its receiver timeout (section 3.1-3.2).
+    fn token_tick(&mut self, host: NodeId, io: &mut Io<PhostTimer>) {
+        let now = io.now;
+        let downgrade = self.mtus(host, self.p.downgrade_mtu);
+        let receiver_timeout = self.mtus(host, self.p.receiver_timeout_mtu);
+        let window = self.p.downgrade_window;
+        let mut wake = SimTime::NEVER;
+        let mut best: Option<((u64, u64, u32), FlowId)> = None;
+        let hs = &mut self.hosts[host.idx()];
+        if hs.hold > 0 {
+            // This slot of the downlink belongs to a free-token packet.
+            hs.hold -= 1;
+            hs.last_token_at = Some(now);
+            self.arm_token(host, now, io);
+            return;
+        }
+        let mut receiving = std::mem::take(&mut self.hosts[host.idx()].receiving);
+        receiving.retain(|f| !self.sinks[f.idx()].as_ref().is_none_or(|k| k.done));
+        for &f in &receiving {
+            let k = self.sinks[f.idx()].as_mut().unwrap();
+            if let Some(w) = k.wait_until {
+                if w > now {
+                    wake = wake.min(w);
+                    continue;
+                }
+                // Receiver timeout over: name the missing packets again.
+                k.wait_until = None;
+                k.goal = k.issued + k.remaining();
+                io.trace(|| TraceKind::Control { flow: f, what: "receiver_timeout" });
+            }
+            if k.issued - k.answered >= window {
+                let until = k.last_token_at + downgrade;
+                if now < until {
+                    if !k.downgraded {
+                        k.downgraded = true;
+                        io.trace(|| TraceKind::Control { flow: f, what: "downgrade" });
+                    }
+                    wake = wake.min(until);
+                    continue;
+                }
+                // Downgrade over: allow one more token (the authors' relax).
+                k.answered = k.issued + 1 - window;
+            }
+            k.downgraded = false;
+            let key = self.sink_key(&self.hosts[host.idx()], self.sinks[f.idx()].as_ref().unwrap(), f);
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, f));
+            }
+        }
+        self.hosts[host.idx()].receiving = receiving;
+        if let Some((_, flow)) = best {
+            let class_pkts;
+            let k = self.sinks[flow.idx()].as_mut().unwrap();
+            let seq = k.next_missing();
+            k.last_named = seq;
+            let number = k.issued;
+            k.issued += 1;
+            k.last_token_at = now;
+            if k.issued >= k.goal {
+                k.wait_until = Some(now + receiver_timeout);
+            }
+            class_pkts = k.pkts;
+            let class = data_class(&self.p, class_pkts);
+            let h = PhostHeader { token: number, count: k.remaining(), tenant: k.tenant, class, msg: PhostMsg::Token };
+            let t = Self::control(flow, host, k.src, PhostMsg::Token, seq, h, PacketKind::Control);
+            let tenant = k.tenant as usize;
+            io.send(t);
+            io.trace(|| TraceKind::Control { flow, what: "token" });
+            let hs = &mut self.hosts[host.idx()];
+            hs.last_token_at = Some(now);
+            if hs.granted.len() <= tenant {
+                hs.granted.resize(tenant + 1, 0);
+            }
+            hs.granted[tenant] += 1;
+            self.arm_token(host, now, io);
+        } else if wake != SimTime::NEVER {
+            self.arm_token(host, wake, io);
+        }
+    }
+
+    /// The destination learns of a flow from its RTS or first data packet.
+    fn sink_for(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) -> bool {
+        self.ensure(p.flow);
+        if self.sinks[p.flow.idx()].is_some() {
+            return false;
+        }
+        let free = free_tokens(&self.p, h.count);
+        let rt = self.mtus(p.dst, self.p.receiver_timeout_mtu);
+        self.sinks[p.flow.idx()] = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
+        self.hosts[p.dst.idx()].receiving.push(p.flow);
+        // Free packets occupy the downlink for `free` MTU-times from about
+        // one one-way delay after the RTS left; tokens sent now produce data
+        // here a round trip later.
+        let one_way = io.now.saturating_sub(p.sent_at);
+        let busy = SimTime::from_ps(self.mtu_time[p.dst.idx()].ps() * free as u64);
+        let slots = busy.saturating_sub(one_way + one_way).ps() / self.token_interval(p.dst).ps().max(1);
+        let hs = &mut self.hosts[p.dst.idx()];
+        hs.hold += slots as u32;
+        // Free packets count as granted for the tenant-fair policy.
+        if hs.granted.len() <= h.tenant as usize {
+            hs.granted.resize(h.tenant as usize + 1, 0);
+        }
+        hs.granted[h.tenant as usize] += free as u64;
+        self.arm_token(p.dst, io.now, io);
+        true
+    }
+
+    fn send_ack(flow: FlowId, host: NodeId, src: NodeId, io: &mut Io<PhostTimer>) {
+        let h = PhostHeader { token: 0, count: 0, tenant: 0, class: 0, msg: PhostMsg::Ack };
+        io.send(Self::control(flow, host, src, PhostMsg::Ack, 0, h, PacketKind::Ack));
+    }
+}
+
+impl Protocol for Phost {
+    type Timer = PhostTimer;
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PhostTimer>) {
+        self.ensure(f.id);
+        let pkts = packets_for(f.size);
+        let free = free_tokens(&self.p, pkts);
+        // Free tokens come from no destination's schedule, so by default
+        // they do not expire; the authors' simulator voids them after
+        // sending them all plus one token's lifetime (`free_tokens_expire`).
+        let expiry = if self.p.free_tokens_expire { io.now + self.mtus(f.src, free as f64 + self.p.token_ttl_mtu) } else { SimTime::NEVER };
+        let class = data_class(&self.p, pkts);
+        let tokens = (0..free).map(|i| Token { expiry, number: i, seq: i, class, free: true }).collect();
+        let s = Source {
+            src: f.src,
+            dst: f.dst,
+            size: f.size,
+            pkts,
+            tenant: f.tenant,
+            deadline: f.deadline.map_or(SimTime::NEVER, |d| f.arrival + d),
+            tokens,
+            remaining: pkts,
+            heard: false,
+            acked: false,
+            rts_timeout: SimTime::from_us_f64(self.p.rts_timeout_us),
+        };
+        self.send_rts(f.id, &s, io);
+        io.set_timer(io.now + s.rts_timeout, PhostTimer::Rts(f.id));
+        self.sources[f.id.idx()] = Some(s);
+        self.hosts[f.src.idx()].sending.push(f.id);
+        self.hosts[f.src.idx()].tokens_held += free;
+        self.try_send(f.src, io);
+    }
+
+    fn on_packet(&mut self, p: Packet, io: &mut Io<PhostTimer>) {
+        let Header::Phost(h) = p.header else { return };
+        match h.msg {
+            PhostMsg::Rts => {
+                let new = self.sink_for(&p, &h, io);
+                if !new {
+                    // A repeated RTS: the first got through, or the flow is
+                    // over and the ACK was lost.
+                    let k = self.sinks[p.flow.idx()].as_ref().unwrap();
+                    if k.done {
+                        Self::send_ack(p.flow, p.dst, p.src, io);
+                    }
+                }
+            }
+            PhostMsg::Data => {
+                self.sink_for(&p, &h, io);
+                let k = self.sinks[p.flow.idx()].as_mut().unwrap();
+                if k.done {
+                    return;
+                }
+                k.answered = k.answered.max(h.token + 1);
+                k.receive(p.seq);
+                if k.received_count == k.pkts {
+                    k.done = true;
+                    k.received = Vec::new();
+                    io.flow_done(p.flow);
+                    Self::send_ack(p.flow, p.dst, p.src, io);
+                } else {
+                    // Answered tokens may lift a downgrade.
+                    self.arm_token(p.dst, io.now, io);
+                }
+            }
+            PhostMsg::Token => {
+                let ttl = self.mtus(p.dst, self.p.token_ttl_mtu);
+                let Some(s) = self.sources.get_mut(p.flow.idx()).and_then(|s| s.as_mut()) else { return };
+                if s.acked {
+                    return;
+                }
+                s.heard = true;
+                s.remaining = h.count;
+                let t = Token { expiry: io.now + ttl, number: h.token, seq: p.seq, class: h.class, free: false };
+                let at = s.tokens.iter().rposition(|x| x.expiry <= t.expiry).map_or(0, |i| i + 1);
+                s.tokens.insert(at, t);
+                self.hosts[p.dst.idx()].tokens_held += 1;
+                self.try_send(p.dst, io);
+            }
+            PhostMsg::Ack => {
+                let Some(s) = self.sources.get_mut(p.flow.idx()).and_then(|s| s.as_mut()) else { return };
+                if s.acked {
+                    return;
+                }
+                s.acked = true;
+                s.heard = true;
+                let held = s.tokens.len() as u32;
+                s.tokens.clear();
+                let host = s.src;
+                self.hosts[host.idx()].tokens_held -= held;
+                self.hosts[host.idx()].sending.retain(|&f| f != p.flow);
+            }
+        }
+    }
+
+    fn on_timer(&mut self, t: PhostTimer, io: &mut Io<PhostTimer>) {
+        match t {
+            PhostTimer::Send(host) => {
+                if self.hosts[host.idx()].send_at == Some(io.now) {
+                    self.hosts[host.idx()].send_at = None;
+                    self.try_send(host, io);
+                }
+            }
+            PhostTimer::Token(host) => {
+                if self.hosts[host.idx()].token_at == Some(io.now) {
+                    self.hosts[host.idx()].token_at = None;
+                    self.token_tick(host, io);
+                }
+            }
+            PhostTimer::Rts(flow) => {
+                let s = self.sources[flow.idx()].as_mut().unwrap();
+                if s.heard || s.acked {
+                    return;
+                }
+                s.rts_timeout = s.rts_timeout + s.rts_timeout;
+                let next = io.now + s.rts_timeout;
+                let s = self.sources[flow.idx()].as_ref().unwrap();
+                self.send_rts(flow, s, io);
+                io.set_timer(next, PhostTimer::Rts(flow));
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "phost"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each mechanism in isolation: the protocol is driven by hand (packets
+    //! and timers in, actions out), with no network in between.
+    use super::*;
+    use crate::net::topology::{build, TopologySpec};
+    use crate::protocol::Action;
+    use crate::rng::{SimRng, Stream};
+    use crate::trace::Trace;
+
+    /// Drives a [`Phost`] on the default leaf-spine (10 Gbps hosts: one
+    /// MTU-time is 1.2 us).
+    struct Harness {
+        net: crate::net::Network,
+        proto: Phost,
+        rng: SimRng,
+        trace: Trace,
+        queue_bytes: Vec<u64>,
+        /// Timers armed and not yet fired, in arming order.
+        timers: Vec<(SimTime, PhostTimer)>,
+    }
+
+    const MTU_PS: u64 = 1_200_000;
+
+    impl Harness {
+        fn new(params: &str) -> Self {
+            let net = build(&TopologySpec::default());
+            let p: PhostParams = serde_json::from_str(params).unwrap();
+            let mtu = (0..net.n_hosts).map(|_| SimTime::from_ps(MTU_PS)).collect();
+            let mut trace = Trace::default();
+            trace.enabled = true;
+            Harness { queue_bytes: vec![0; net.ports.len()], net, proto: Phost::new(p, mtu), rng: SimRng::new(1, Stream::Protocol), trace, timers: Vec::new() }
+        }
+        /// Runs `f` at time `now`; returns the packets it sent.
+        fn at(&mut self, now: SimTime, f: impl FnOnce(&mut Phost, &mut Io<PhostTimer>)) -> Vec<Packet> {
+            let mut actions = Vec::new();
+            let mut io = Io { now, net: &self.net, queue_bytes: &self.queue_bytes, rng: &mut self.rng, trace: &mut self.trace, actions: &mut actions };
+            f(&mut self.proto, &mut io);
+            let mut sent = Vec::new();
+            for a in actions {
+                match a {
+                    Action::Send(p) => sent.push(p),
+                    Action::Timer(t, v) => self.timers.push((t, v)),
+                    Action::FlowDone(_) => {}
+                }
+            }
+            sent
+        }
+        /// Fires every armed timer up to `until` in time order; returns the
+        /// packets sent, with their times.
+        fn run_timers(&mut self, until: SimTime) -> Vec<(SimTime, Packet)> {
+            let mut out = Vec::new();
+            loop {
+                let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= until).min_by_key(|&i| (self.timers[i].0, i)) else { break };
+                let (t, v) = self.timers.remove(i);
+                for p in self.at(t, |x, io| x.on_timer(v, io)) {
+                    out.push((t, p));
+                }
+            }
+            out
+        }
+        fn traced(&mut self, what: &str) -> usize {
+            self.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w == what)).count()
+        }
+    }
+
+    fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
+        FlowSpec { id: FlowId(id), src: NodeId(src), dst: NodeId(dst), size: pkts * 1460, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO }
+    }
+
+    /// A token for `flow`, as destination `dst` would send it to `src`.
+    fn token(flow: u32, src: u32, dst: u32, number: u32, seq: u32, remaining: u32) -> Packet {
+        let h = PhostHeader { token: number, count: remaining, tenant: 0, class: 2, msg: PhostMsg::Token };
+        Phost::control(FlowId(flow), NodeId(dst), NodeId(src), PhostMsg::Token, seq, h, PacketKind::Control)
+    }
+
+    #[test]
+    fn a_token_the_source_cannot_use_in_time_expires() {
+        // pHost section 3.2: a token is void 1.5 MTU-times after the source
+        // gets it. Three flows of one source get a token each at t = 0; the
+        // NIC sends one packet per MTU-time, so the third token (the flow
+        // with most remaining packets, served last by SRPT) would go out at
+        // 2 MTU-times, after its expiry.
+        let mut h = Harness::new(r#"{"free_tokens":0}"#);
+        for f in 0..3 {
+            h.at(SimTime::ZERO, |x, io| x.on_flow_arrival(&flow(f, 0, 10 + f, 100), io));
+        }
+        h.trace.drain();
+        let mut data = Vec::new();
+        for f in 0..3 {
+            data.extend(h.at(SimTime::ZERO, |x, io| x.on_packet(token(f, 0, 10 + f, 0, 0, 50 + f), io)));
+        }
+        data.extend(h.run_timers(SimTime::from_ps(10 * MTU_PS)).into_iter().map(|(_, p)| p));
+        let flows: Vec<u32> = data.iter().filter(|p| p.kind == PacketKind::Data).map(|p| p.flow.0).collect();
+        assert_eq!(flows, vec![0, 1], "SRPT order, and the third token expired unused");
+        assert_eq!(h.traced("token_expired"), 1);
+    }
+
+    /// The destination side of a 100-packet flow 0 from host 0 to host 20:
+    /// its RTS arrives at t = 0.
+    fn sink_harness(params: &str) -> Harness {
+        let mut h = Harness::new(params);
+        let hd = PhostHeader { token: 0, count: 100, tenant: 0, class: 0, msg: PhostMsg::Rts };
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
+        h
+    }
+
+    #[test]
+    fn unanswered_tokens_downgrade_the_flow_until_the_downgrade_time_passes() {
+        // pHost section 3.2: after a BDP (8) of unanswered tokens the
+        // destination stops granting the flow; the authors' downgrade time
+        // is 25 MTU-times after the last token, then one more token.
+        let mut h = sink_harness(r#"{"free_tokens":0,"downgrade_window":8,"downgrade_mtu":25}"#);
+        let tokens = h.run_timers(SimTime::from_ps(60 * MTU_PS));
+        let times: Vec<f64> = tokens.iter().map(|(t, _)| t.ps() as f64 / MTU_PS as f64).collect();
+        assert!(tokens.len() >= 9, "tokens at {times:?}");
+        // The first 8 go one token interval (1540 B) apart...
+        for w in times[..8].windows(2) {
+            assert!((w[1] - w[0] - 1540.0 / 1500.0).abs() < 1e-6, "{times:?}");
+        }
+        // ...then nothing until 25 MTU-times after the 8th, then exactly one.
+        assert!((times[8] - times[7] - 25.0).abs() < 1e-6, "9th token at {} after the 8th at {}", times[8], times[7]);
+        if tokens.len() > 9 {
+            assert!(times[9] - times[8] >= 25.0 - 1e-6, "{times:?}");
+        }
+        assert!(h.traced("downgrade") >= 1);
+        // Answered tokens lift the downgrade at once.
+        let mut h = sink_harness(r#"{"free_tokens":0,"downgrade_window":8,"downgrade_mtu":25}"#);
+        let tokens = h.run_timers(SimTime::from_ps(10 * MTU_PS));
+        assert_eq!(tokens.len(), 8);
+        let answer = |seq: u32, number: u32| {
+            let hd = PhostHeader { token: number, count: 100, tenant: 0, class: 2, msg: PhostMsg::Data };
+            let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, seq, 1500);
+            p.header = Header::Phost(hd);
+            p
+        };
+        let t = SimTime::from_ps(11 * MTU_PS);
+        h.at(t, |x, io| x.on_packet(answer(tokens[7].1.seq, 7), io));
+        let more = h.run_timers(t + SimTime::from_ps(2 * MTU_PS));
+        assert!(!more.is_empty() && more[0].0 == t, "an answer to the 8th token frees the flow at once: {more:?}");
+    }
+
+    #[test]
+    fn a_lost_packet_is_named_again_after_the_receiver_timeout() {
+        // pHost section 3.2: once every packet has been named, the
+        // destination waits the receiver timeout (9 MTU-times, the authors'
+        // value) and names the packets still missing.
+        let mut h = Harness::new(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
+        let hd = PhostHeader { token: 0, count: 5, tenant: 0, class: 0, msg: PhostMsg::Rts };
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
+        // Five tokens; the data for all but packet 3 arrives.
+        let tokens = h.run_timers(SimTime::from_ps(8 * MTU_PS));
+        let named: Vec<u32> = tokens.iter().map(|x| x.1.seq).collect();
+        let last = tokens.last().unwrap().0;
+        for (at, tok) in &tokens {
+            if tok.seq != 3 {
+                let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, tok.seq, 1500);
+                let number = match tok.header { Header::Phost(x) => x.token, _ => unreachable!() };
+                p.header = Header::Phost(PhostHeader { token: number, count: 5, tenant: 0, class: 2, msg: PhostMsg::Data });
+                h.at(*at + SimTime::from_ps(MTU_PS), |x, io| x.on_packet(p, io));
+            }
+        }
+        assert_eq!(named, vec![0, 1, 2, 3, 4]);
+        // Within the next 15 MTU-times: one more timeout (it repeats every
+        // 9 MTU-times while the packet stays missing).
+        let again = h.run_timers(last + SimTime::from_ps(15 * MTU_PS));
+        assert_eq!(again.len(), 1, "only the lost packet is named again: {:?}", again.iter().map(|x| x.1.seq).collect::<Vec<_>>());
+        assert_eq!(again[0].1.seq, 3);
+        assert!((again[0].0 - last).ps() as f64 / MTU_PS as f64 >= 9.0 - 1e-9, "re-issued before the receiver timeout");
+        assert_eq!(h.traced("receiver_timeout"), 1);
+    }
+}
