@@ -537,9 +537,11 @@ impl<P: Protocol> Simulation<P> {
         if out.marked {
             self.counters.ecn_marks += 1;
         }
-        for (d, why) in out.dropped {
-            let d = self.packets.remove(d);
-            self.count_drop(port, &d, why);
+        if !out.dropped.is_empty() {
+            for (d, why) in out.dropped {
+                let d = self.packets.remove(d);
+                self.count_drop(port, &d, why);
+            }
         }
         let st = &mut self.ports[port.idx()];
         if !st.tx_pending {

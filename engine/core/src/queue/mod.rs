@@ -65,7 +65,9 @@ pub enum Queue {
 
 impl Queue {
     /// Offers arriving packet `p` (in `pool`) to the queue, which may mark it.
-    #[inline]
+    /// Always inlined (for speed: the simulation calls it at every queued
+    /// hop, and pFabric's common case is a few instructions).
+    #[inline(always)]
     pub fn enqueue(&mut self, p: PacketId, pool: &mut Packets) -> EnqueueOutcome {
         match self {
             Queue::Fifo(q) => q.enqueue(p, pool),

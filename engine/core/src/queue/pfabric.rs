@@ -89,6 +89,7 @@ impl PFabricQueue {
             limit,
         }
     }
+    #[inline]
     fn push(&mut self, id: PacketId, pool: &Packets) {
         let p = pool.get(id);
         self.bytes += p.size as u64;
@@ -105,13 +106,22 @@ impl PFabricQueue {
         self.bytes -= pool.get(id).size as u64;
         id
     }
+    /// Inlined into the caller, with the rare full-buffer case out of line
+    /// (for speed: nearly every arrival finds room).
+    #[inline]
     pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
-        let (size, rank) = (pool.get(id).size as u64, pool.get(id).rank);
-        let need = (self.bytes + size).saturating_sub(self.limit);
-        if need == 0 {
+        if self.bytes + pool.get(id).size as u64 <= self.limit {
             self.push(id, pool);
             return EnqueueOutcome::stored(false);
         }
+        self.enqueue_full(id, pool)
+    }
+    /// `enqueue` when the arrival does not fit.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_full(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+        let (size, rank) = (pool.get(id).size as u64, pool.get(id).rank);
+        let need = self.bytes + size - self.limit;
         // Victims: buffered packets strictly less urgent than the arrival,
         // least urgent first, the latest arrival first among ties.
         let mut order: Vec<usize> = (0..self.order.len()).filter(|&i| self.order[i].rank > rank).collect();
