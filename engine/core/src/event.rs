@@ -189,7 +189,7 @@ impl<E: Copy> EventList<E> {
 
     /// The absolute index of the first non-empty wheel bucket at or after
     /// the cursor, if any.
-    #[inline]
+    #[inline(always)]
     fn next_occupied(&self) -> Option<u64> {
         let start = (self.cursor & MASK) as usize;
         let (w0, b0) = (start / 64, start % 64);
@@ -222,7 +222,8 @@ impl<E: Copy> EventList<E> {
     }
 
     /// Removes and returns the earliest event (the first inserted among equals).
-    #[inline]
+    /// Always inlined, like `push`.
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         if let Some(abs) = self.next_occupied() {
             let i = (abs & MASK) as usize;
