@@ -582,7 +582,9 @@ impl<P: Protocol> Simulation<P> {
         self.transmit(port, id);
     }
 
-    /// Puts packet `id` on the wire of an idle port.
+    /// Puts packet `id` on the wire of an idle port. Inlined into its two
+    /// callers (for speed: one call less at every hop).
+    #[inline(always)]
     fn transmit(&mut self, port: PortId, id: PacketId) {
         let st = &self.ports[port.idx()];
         let (delay, lead) = (st.delay, st.cut_through_lead);
