@@ -75,8 +75,8 @@ impl Queue {
             Queue::PFabric(q) => q.enqueue(p, pool),
         }
     }
-    /// Takes the next packet to transmit.
-    #[inline]
+    /// Takes the next packet to transmit. Always inlined, like `enqueue`.
+    #[inline(always)]
     pub fn dequeue(&mut self, pool: &Packets) -> Option<PacketId> {
         match self {
             Queue::Fifo(q) => q.dequeue(pool),

@@ -143,6 +143,9 @@ impl PFabricQueue {
         self.push(id, pool);
         EnqueueOutcome { accepted: true, marked: false, dropped }
     }
+    /// Inlined into the simulation's `start_tx` (for speed: one call less
+    /// per queued hop).
+    #[inline(always)]
     pub(super) fn dequeue(&mut self, pool: &Packets) -> Option<PacketId> {
         // A known `best` implies a non-empty buffer.
         let best = match self.best {
