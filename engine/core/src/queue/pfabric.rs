@@ -55,10 +55,11 @@ fn most_urgent(order: &[Entry]) -> Option<usize> {
     let (head, rest) = order.split_first()?;
     let (mut best, mut best_rank) = (0, head.rank);
     for (i, e) in rest.iter().enumerate() {
-        if e.rank < best_rank {
-            best = i + 1;
-            best_rank = e.rank;
-        }
+        // Branch-free (conditional moves): whether an entry beats the best
+        // so far is a coin toss a branch predictor keeps losing.
+        let better = e.rank < best_rank;
+        best = std::hint::select_unpredictable(better, i + 1, best);
+        best_rank = std::hint::select_unpredictable(better, e.rank, best_rank);
     }
     Some(best)
 }
