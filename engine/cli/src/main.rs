@@ -27,7 +27,7 @@ struct Cli {
 /// Overrides of a scenario's values.
 #[derive(clap::Args, Clone, Default)]
 struct Overrides {
-    /// Protocol name (tcp, dctcp, pfabric, rcp, ideal, phost, ...; an unknown name lists them all).
+    /// Protocol name (tcp, dctcp, pfabric, rcp, ideal, phost, fastpass, ...; an unknown name lists them all).
     #[arg(long)]
     protocol: Option<String>,
     /// Offered load in (0, 1].

@@ -46,7 +46,7 @@ pub mod trace_code {
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
-pub const CONTROL_NAMES: [&str; 12] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "other"];
+pub const CONTROL_NAMES: [&str; 18] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "other"];
 
 fn kind_code(k: PacketKind) -> f64 {
     match k {
