@@ -75,34 +75,49 @@ fn with_workload(name: &str, protocol: ProtocolName, flows: u64) -> Scenario {
 }
 
 #[test]
-fn phost_is_within_ten_percent_of_pfabric_and_drops_nothing_at_the_first_hop() {
+fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_nothing_at_the_first_hop() {
     // pHost section 4.2 (Figure 3): at load 0.6 on the default leaf-spine,
     // pHost's mean slowdown is within 4% of pFabric's for web search, data
-    // mining and IMC10; the issue allows 10%. Fewer flows than the paper's
-    // to keep the test short: enough for hundreds of concurrent flows.
+    // mining and IMC10; the issue allows 10%. Fastpass is 1.3 to 4 times
+    // worse than pHost in mean slowdown, most of it on short flows, which
+    // wait an epoch plus a round trip for their first slot (the issue's
+    // criteria: Fastpass worse for short flows, at least 1.3 times overall). Fewer flows
+    // than the paper's to keep the test short: enough for hundreds of
+    // concurrent flows.
     // Section 4.2 (drops): pFabric drops at the first hop (host NIC, 61%)
     // and the last (ToR down, 39%); pHost paces its sources and has almost
     // no drops at the first hop.
     let cases = [("websearch", 3000), ("datamining", 1500), ("imc10", 6000)];
-    let jobs: Vec<(&str, u64, ProtocolName)> =
-        cases.iter().flat_map(|&(w, n)| [(w, n, ProtocolName::Pfabric), (w, n, ProtocolName::Phost)]).collect();
+    let protos = [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Fastpass];
+    let jobs: Vec<(&str, u64, ProtocolName)> = cases.iter().flat_map(|&(w, n)| protos.map(|p| (w, n, p))).collect();
     let out = par_map(&jobs, |&(w, n, p)| run_ok(&with_workload(w, p, n), RunOptions::default()));
     let mut failures = Vec::new();
     for (i, (w, _)) in cases.iter().enumerate() {
-        let (pf, ph) = (&out[2 * i], &out[2 * i + 1]);
-        assert_eq!(pf.stop, StopReason::AllFlowsDone);
-        assert_eq!(ph.stop, StopReason::AllFlowsDone, "{w}: pHost left flows unfinished");
-        let (a, b) = (pf.summary.all.mean_slowdown, ph.summary.all.mean_slowdown);
+        let (pf, ph, fp) = (&out[3 * i], &out[3 * i + 1], &out[3 * i + 2]);
+        for o in [pf, ph, fp] {
+            assert_eq!(o.stop, StopReason::AllFlowsDone, "{w}: {} left flows unfinished", o.summary.protocol);
+        }
+        let (a, b, c) = (pf.summary.all.mean_slowdown, ph.summary.all.mean_slowdown, fp.summary.all.mean_slowdown);
+        let (sb, sc) = (ph.summary.short.mean_slowdown, fp.summary.short.mean_slowdown);
         eprintln!(
-            "{w}: mean slowdown pFabric {a:.4} pHost {b:.4} (ratio {:.3}); short flows {:.4} vs {:.4}; drops by hop pFabric {:?} pHost {:?}",
+            "{w}: mean slowdown pFabric {a:.4} pHost {b:.4} (ratio {:.3}) Fastpass {c:.4} ({:.2} x pHost); short flows {:.4} / {sb:.4} / {sc:.4}; drops by hop pFabric {:?} pHost {:?}",
             b / a,
+            c / b,
             pf.summary.short.mean_slowdown,
-            ph.summary.short.mean_slowdown,
             pf.counters.data_dropped,
             ph.counters.data_dropped
         );
         if b > 1.10 * a {
             failures.push(format!("{w}: pHost mean slowdown {b:.4} is more than 10% above pFabric's {a:.4}"));
+        }
+        if !(sc > sb) {
+            failures.push(format!("{w}: Fastpass's short flows ({sc:.4}) should be slower than pHost's ({sb:.4})"));
+        }
+        // The paper's lower end; on data mining and IMC10, whose flows are
+        // mostly one packet, the epoch-plus-round-trip wait weighs more
+        // here than the paper's 4x (measured 4.6 to 5.4x, see the note).
+        if c < 1.3 * b {
+            failures.push(format!("{w}: Fastpass's mean slowdown {c:.4} is less than 1.3 times pHost's {b:.4}"));
         }
         let d = pf.counters.data_dropped;
         let total: u64 = d.iter().sum();
@@ -121,21 +136,22 @@ fn phost_is_within_ten_percent_of_pfabric_and_drops_nothing_at_the_first_hop() {
 }
 
 #[test]
-#[ignore = "not reproduced yet (issue 3): 3000 flows, pHost 1.192 vs pFabric 1.168 mean slowdown; pHost wins on long flows, loses on flows of 9 to 700 packets"]
+#[ignore = "not reproduced yet (issue 3): 3000 flows, pHost 1.193 vs pFabric 1.168 (Fastpass 1.779) mean slowdown; pHost wins on long flows, loses on flows of 9 to 700 packets"]
 fn permutation_matrix_favours_phost() {
     // pHost section 4.2 (permutation traffic matrix): with one destination
     // per source, tokens keep every access link busy and pHost's mean
-    // slowdown is lower than pFabric's.
-    let jobs = [ProtocolName::Pfabric, ProtocolName::Phost];
+    // slowdown is lower than pFabric's and Fastpass's.
+    let jobs = [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Fastpass];
     let out = par_map(&jobs, |&p| {
         let mut s = load("phost-permutation");
         s.workload.flows = 3000;
         s.protocol = p;
         run_ok(&s, RunOptions::default())
     });
-    let (a, b) = (out[0].summary.all.mean_slowdown, out[1].summary.all.mean_slowdown);
-    eprintln!("permutation: mean slowdown pFabric {a:.4} pHost {b:.4}");
+    let (a, b, c) = (out[0].summary.all.mean_slowdown, out[1].summary.all.mean_slowdown, out[2].summary.all.mean_slowdown);
+    eprintln!("permutation: mean slowdown pFabric {a:.4} pHost {b:.4} Fastpass {c:.4}");
     assert!(b < a, "pHost {b} should beat pFabric {a} on the permutation matrix");
+    assert!(b < c, "pHost {b} should beat Fastpass {c} on the permutation matrix");
 }
 
 /// Share of data bytes the first tenant (IMC10) got by time `t`.
