@@ -286,6 +286,34 @@ try {
     metrics.side_by_side = { times_after_5_rtt_steps: times, cdf_lines: lines };
   });
 
+  await check('pHost beside pFabric, packets coloured by the priority their ports rank them by', async () => {
+    await page.getByTestId('protocol-dctcp').uncheck();
+    await page.getByTestId('protocol-phost').check();
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert((await page.getByTestId('run-phost').count()) === 1, 'no pHost network shown');
+    await page.getByTestId('color-by').selectOption('priority');
+    // Seek into the run (flows are under way by 3 ms), then step so packets are on the wires.
+    await page.getByTestId('seek-input').fill('3000');
+    await page.getByTestId('seek').click();
+    await page.waitForFunction(() => /at t = 3\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+    for (let k = 0; k < 2; k++) {
+      await page.getByTestId('step-rtt').click();
+      await page.waitForTimeout(200);
+    }
+    // The pHost panel's inspector shows strict-priority sub-queues, not a FIFO.
+    const inspector = await page.getByTestId('run-phost').innerText();
+    assert(!/droptail/.test(inspector), `pHost ports shown as droptail: ${inspector.slice(0, 300)}`);
+    const legend = await page.getByTestId('legend').innerText();
+    assert(/pHost queue 0: control/.test(legend) && /pFabric rank/.test(legend), `priority legend: ${legend}`);
+    await page.screenshot({ path: join(out, '06-phost-pfabric-priority-colours.png') });
+    await page.getByTestId('color-by').selectOption('flow');
+    await page.getByTestId('protocol-phost').uncheck();
+    await page.getByTestId('protocol-dctcp').check();
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();

@@ -77,6 +77,32 @@ describe('wasm engine against the native command line', () => {
     e.free();
   });
 
+  it('departing packets carry the priority their port ranks them by', () => {
+    // pHost: strict-priority sub-queues (control 0, short-flow data 1,
+    // long-flow data 2); pFabric: the rank, remaining flow bytes.
+    const prios = (protocol: string) => {
+      const json = scenarioWith('websearch-leaf-spine.json', (s) => {
+        s.protocol = protocol;
+        s.workload.flows = 50;
+      });
+      const e = new Engine(json, true);
+      e.advance(Infinity, 200_000_000, false);
+      const t = e.take_trace();
+      e.free();
+      const out: { kind: number; prio: number }[] = [];
+      for (let i = 0; i < t.length; i += TRACE_WIDTH) if (t[i + 1] === 1) out.push({ kind: t[i + 5], prio: t[i + 7] });
+      return out;
+    };
+    const ph = prios('phost');
+    expect(ph.length).toBeGreaterThan(100);
+    expect(new Set(ph.filter((x) => x.kind !== 0).map((x) => x.prio))).toEqual(new Set([0]));
+    expect(new Set(ph.filter((x) => x.kind === 0).map((x) => x.prio))).toEqual(new Set([1, 2]));
+    const pf = prios('pfabric');
+    const dataRanks = pf.filter((x) => x.kind === 0).map((x) => x.prio);
+    expect(Math.min(...dataRanks)).toBeGreaterThan(0);
+    expect(Math.max(...dataRanks)).toBeGreaterThan(100_000);
+  });
+
   it('stop-on-completion stops right after one flow completes', () => {
     const e = new Engine(scenarioWith('pfabric-seamless-switching.json', () => {}), false);
     expect(e.advance(Infinity, Infinity, true)).toBe(true);

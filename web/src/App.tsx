@@ -16,6 +16,7 @@ import { SeriesChart } from './views/charts/SeriesChart';
 import { SummaryTable } from './views/SummaryTable';
 import { EventLog } from './views/EventLog';
 import { Legend } from './views/Legend';
+import type { ColorBy } from './views/palette';
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
@@ -35,6 +36,10 @@ function portsOf(settings: Settings, protocol: string): { discipline: string; bu
   switch (protocol) {
     case 'pfabric':
       return { discipline: 'pfabric', bufferBytes: p.buffer_bytes ?? 36_000 };
+    case 'phost':
+    case 'fastpass':
+      // Strict-priority sub-queues sharing one buffer (pHost, Fastpass: 36 KB).
+      return { discipline: 'strict_priority', bufferBytes: p.buffer_bytes ?? 36_000 };
     case 'dctcp':
       return { discipline: 'ecn', bufferBytes: p.buffer_bytes ?? 225_000, ecnThresholdBytes: p.ecn_threshold_bytes ?? 22_500 };
     default:
@@ -47,7 +52,7 @@ export function App() {
   const [{ settings: first, notice }] = useState(initialSettings);
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
-  const [colorBy, setColorBy] = useState<'flow' | 'priority'>('flow');
+  const [colorBy, setColorBy] = useState<ColorBy>('flow');
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
 
@@ -132,12 +137,13 @@ export function App() {
           <div className="view-options">
             <label>
               colour packets by{' '}
-              <select value={colorBy} onChange={(e) => setColorBy(e.target.value as 'flow' | 'priority')}>
+              <select value={colorBy} onChange={(e) => setColorBy(e.target.value as ColorBy)} data-testid="color-by">
                 <option value="flow">flow</option>
-                <option value="priority">kind / priority</option>
+                <option value="kind">kind</option>
+                <option value="priority">priority</option>
               </select>
             </label>
-            <Legend colorBy={colorBy} />
+            <Legend colorBy={colorBy} protocols={s.settings.protocols} />
           </div>
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {

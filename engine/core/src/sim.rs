@@ -607,7 +607,11 @@ impl<P: Protocol> Simulation<P> {
         p.hops = p.hops.saturating_add(1);
         if self.trace.enabled {
             let qb = self.queue_bytes[port.idx()];
-            self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb });
+            let priority = match self.ports[port.idx()].queue {
+                Queue::PFabric(_) => p.rank,
+                _ => p.class as u64,
+            };
+            self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
         }
         let st = &mut self.ports[port.idx()];
         st.busy_until = end;

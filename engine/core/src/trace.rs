@@ -14,8 +14,11 @@ use serde::Serialize;
 pub enum TraceKind {
     /// A packet entered a port's buffer.
     Enqueue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, subqueue: u8, queue_bytes: u64 },
-    /// A packet started transmission at a port.
-    Dequeue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, queue_bytes: u64 },
+    /// A packet started transmission at a port. `priority` is what the
+    /// port's discipline ranks it by: pFabric ports, the packet's rank
+    /// (remaining flow bytes, lower is more urgent); other ports, its
+    /// sub-queue (0 is served first). The browser colours packets by it.
+    Dequeue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, queue_bytes: u64, priority: u64 },
     /// A packet was dropped at a port.
     Drop { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, reason: DropReason },
     /// A packet was CE-marked at a port.

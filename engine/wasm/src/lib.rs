@@ -15,8 +15,11 @@ use dcsim_core::units::SimTime;
 use dcsim_core::{prepare, RunOptions, RunOutput, Runner, Scenario};
 use wasm_bindgen::prelude::*;
 
-/// Numbers per trace record: `[t_ps, kind, port, flow, seq, packet_kind, aux]`.
-pub const TRACE_WIDTH: usize = 7;
+/// Numbers per trace record: `[t_ps, kind, port, flow, seq, packet_kind,
+/// aux, priority]`; priority is what the port ranks a departing packet by
+/// on Dequeue records (see `TraceKind::Dequeue`), the sub-queue on Enqueue
+/// records, and 0 elsewhere.
+pub const TRACE_WIDTH: usize = 8;
 /// Numbers per completed-flow record:
 /// `[flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]`.
 pub const FLOW_WIDTH: usize = 7;
@@ -258,23 +261,23 @@ impl Engine {
         for e in evs {
             let t = e.t_ps as f64;
             let rec: [f64; TRACE_WIDTH] = match e.kind {
-                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, trace_code::ENQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64],
-                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64],
+                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, trace_code::ENQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64],
+                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
                 TraceKind::Drop { port, flow, seq, kind, reason } => {
                     let why = match reason {
                         dcsim_core::queue::DropReason::BufferFull => 0.0,
                         dcsim_core::queue::DropReason::LeastUrgent => 1.0,
                     };
-                    [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why]
+                    [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why, 0.0]
                 }
-                TraceKind::EcnMark { port, flow, seq } => [t, trace_code::ECN_MARK, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0],
-                TraceKind::FlowStart { flow } => [t, trace_code::FLOW_START, -1.0, flow.0 as f64, 0.0, 0.0, 0.0],
-                TraceKind::FlowFinish { flow } => [t, trace_code::FLOW_FINISH, -1.0, flow.0 as f64, 0.0, 0.0, 0.0],
-                TraceKind::Timeout { flow, probe_mode } => [t, trace_code::TIMEOUT, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }],
-                TraceKind::LinkRate { port, rate_bps } => [t, trace_code::LINK_RATE, port.0 as f64, -1.0, 0.0, 0.0, rate_bps],
+                TraceKind::EcnMark { port, flow, seq } => [t, trace_code::ECN_MARK, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0, 0.0],
+                TraceKind::FlowStart { flow } => [t, trace_code::FLOW_START, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
+                TraceKind::FlowFinish { flow } => [t, trace_code::FLOW_FINISH, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
+                TraceKind::Timeout { flow, probe_mode } => [t, trace_code::TIMEOUT, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
+                TraceKind::LinkRate { port, rate_bps } => [t, trace_code::LINK_RATE, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
                 TraceKind::Control { flow, what } => {
                     let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
-                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64]
+                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64, 0.0]
                 }
             };
             v.extend_from_slice(&rec);

@@ -4,14 +4,14 @@
 // the worker (sim.worker.ts).
 
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
-export const TRACE_WIDTH = 7; // [t_ps, kind, port, flow, seq, packet_kind, aux]
+export const TRACE_WIDTH = 8; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority]
 export const FLOW_WIDTH = 7; // [flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]
 export const PACKET_WIDTH = 6; // [flow, seq, packet_kind, rank, size, class]
 
 /** Trace record kinds (column 1 of a trace record). */
 export enum TraceCode {
   Enqueue = 0, // aux = sub-queue
-  Dequeue = 1, // aux = bytes left in the buffer
+  Dequeue = 1, // aux = bytes left in the buffer; priority = pFabric rank (remaining bytes) or sub-queue
   Drop = 2, // aux = DropWhy
   EcnMark = 3,
   FlowStart = 4,

@@ -13,6 +13,8 @@ export interface TraceRecord {
   seq: number;
   packetKind: PacketKindCode;
   aux: number;
+  /** Dequeue: what the port ranks the packet by (pFabric: remaining flow bytes; other ports: sub-queue). */
+  prio: number;
 }
 
 /** One completed flow. */
@@ -49,7 +51,7 @@ export function decodeTrace(a: Float64Array): TraceRecord[] {
   const out: TraceRecord[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * TRACE_WIDTH;
-    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6] };
+    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6], prio: a[o + 7] };
   }
   return out;
 }
@@ -95,6 +97,8 @@ export interface Departure {
   port: number;
   flow: number;
   packetKind: PacketKindCode;
+  /** Priority as the sending port ranked it (see TraceRecord.prio). */
+  prio: number;
   startPs: number;
   endPs: number;
 }
@@ -110,7 +114,7 @@ export function departures(recs: TraceRecord[], topo: Topology, sizeOf: (k: Pack
   for (const r of recs) {
     if (r.code !== TraceCode.Dequeue || r.port < 0) continue;
     const end = r.tPs + serializationPs(topo, r.port, sizeOf(r.packetKind)) + topo.ports[r.port].delay;
-    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, startPs: r.tPs, endPs: end });
+    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, prio: r.prio, startPs: r.tPs, endPs: end });
   }
   return out;
 }

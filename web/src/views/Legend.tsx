@@ -2,13 +2,34 @@
 
 import { memo } from 'react';
 import { PacketKindCode } from '../engine/api';
-import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES } from './palette';
+import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PRIORITY_PALETTE, type ColorBy } from './palette';
 import './views.css';
 
 /** Props of {@link Legend}. */
 export interface LegendProps {
-  /** Which packet colouring the key explains (default: both). */
-  colorBy?: 'flow' | 'priority';
+  /** Which packet colouring the key explains (default: flow and kind). */
+  colorBy?: ColorBy;
+  /** The protocols shown (the priority key depends on their ports). */
+  protocols?: readonly string[];
+}
+
+/** What the priority colours mean for each protocol's ports. */
+function priorityKey(protocols: readonly string[]): { color: string; label: string }[] {
+  const out: { color: string; label: string }[] = [];
+  if (protocols.includes('pfabric')) {
+    const names = ['< 10 KB', '< 100 KB', '< 1 MB', '< 10 MB', '≥ 10 MB'];
+    names.forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `pFabric rank ${n} left` }));
+  }
+  if (protocols.includes('phost')) {
+    ['control (RTS, token, ACK)', 'short-flow data', 'long-flow data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `pHost queue ${i}: ${n}` }));
+  }
+  if (protocols.includes('fastpass')) {
+    ['control (request, grant, ACK)', 'data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `Fastpass queue ${i}: ${n}` }));
+  }
+  if (protocols.some((p) => p === 'tcp' || p === 'dctcp' || p === 'rcp')) {
+    out.push({ color: PRIORITY_PALETTE[0], label: 'TCP, DCTCP, RCP: one FIFO queue' });
+  }
+  return out;
 }
 
 function Dot({ color, square = false }: { color: string; square?: boolean }) {
@@ -21,14 +42,20 @@ function Dot({ color, square = false }: { color: string; square?: boolean }) {
 
 /**
  * The colour key of the network view: packet shapes and colours (data
- * dots, ACK/probe/control squares; by flow or by kind), drops, ECN marks,
+ * dots, ACK/probe/control squares; by flow, by kind or by priority), drops, ECN marks,
  * and the queue bars (occupancy, above the ECN threshold K, capacity).
  */
-export const Legend = memo(function Legend({ colorBy }: LegendProps) {
+export const Legend = memo(function Legend({ colorBy, protocols = [] }: LegendProps) {
   const kinds = [PacketKindCode.Data, PacketKindCode.Ack, PacketKindCode.Probe, PacketKindCode.Control];
   return (
     <div className="legend-bar" data-testid="legend">
-      {colorBy !== 'priority' && (
+      {colorBy === 'priority' &&
+        priorityKey(protocols).map((x) => (
+          <span key={x.label} className="legend-item">
+            <Dot color={x.color} /> {x.label}
+          </span>
+        ))}
+      {(colorBy === undefined || colorBy === 'flow') && (
         <span className="legend-item" title="colour by flow: each flow id hashes to one of these colours">
           {FLOW_PALETTE.slice(0, 5).map((c) => (
             <Dot key={c} color={c} />
@@ -36,7 +63,7 @@ export const Legend = memo(function Legend({ colorBy }: LegendProps) {
           flows (data ● · ACK/control ■)
         </span>
       )}
-      {colorBy !== 'flow' &&
+      {(colorBy === undefined || colorBy === 'kind') &&
         kinds.map((k) => (
           <span key={k} className="legend-item">
             <Dot color={KIND_COLORS[k]} square={k !== PacketKindCode.Data} /> {KIND_NAMES[k]}

@@ -4,6 +4,7 @@
 // reads the latest props through a ref, so React does not re-render per
 // packet; the loop skips frames where nothing changed.
 
+import type { ColorBy } from './palette';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { Topology } from '../engine/api';
@@ -16,8 +17,8 @@ import './views.css';
 /** Props of {@link TopologyView}. */
 export interface TopologyViewProps {
   run: RunState;
-  /** Packet colours: by flow (hashed palette) or by packet kind. */
-  colorBy: 'flow' | 'priority';
+  /** Packet colours: by flow (hashed palette), by packet kind, or by the priority the sending port ranked the packet by. */
+  colorBy: ColorBy;
   selectedPort: number | null;
   onSelectPort: (port: number | null) => void;
   onSelectFlow: (flow: number) => void;

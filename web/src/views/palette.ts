@@ -28,6 +28,34 @@ export const KIND_COLORS: Record<PacketKindCode, string> = {
   [PacketKindCode.Control]: '#862e9c',
 };
 
+/** How packets can be coloured in the network view. */
+export type ColorBy = 'flow' | 'kind' | 'priority';
+
+/**
+ * Priority colours, most urgent first (hot to cool): a strict-priority
+ * sub-queue index (0 first), or a pFabric rank bucket (see
+ * {@link priorityColorIndex}).
+ */
+export const PRIORITY_PALETTE = ['#c92a2a', '#e8590c', '#f59f00', '#2b8a3e', '#1971c2', '#5f3dc4', '#868e96', '#343a40'] as const;
+
+/** pFabric rank buckets (remaining flow bytes), upper bounds, for the legend. */
+export const PFABRIC_RANK_BOUNDS = [10e3, 100e3, 1e6, 10e6] as const;
+
+/**
+ * Index into PRIORITY_PALETTE for a departing packet's priority: on
+ * pFabric ports it is the rank (remaining flow bytes; ACKs and probes 0),
+ * bucketed below 10 KB, 100 KB, 1 MB, 10 MB and above; elsewhere it is the
+ * sub-queue (0 for a single FIFO).
+ */
+export function priorityColorIndex(protocol: string, prio: number): number {
+  if (protocol === 'pfabric') {
+    let b = 0;
+    while (b < PFABRIC_RANK_BOUNDS.length && prio >= PFABRIC_RANK_BOUNDS[b]) b++;
+    return b;
+  }
+  return Math.max(0, Math.min(PRIORITY_PALETTE.length - 1, prio | 0));
+}
+
 /** Names of packet kinds, for the legend and the event log. */
 export const KIND_NAMES: Record<PacketKindCode, string> = {
   [PacketKindCode.Data]: 'data',

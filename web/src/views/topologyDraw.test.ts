@@ -29,11 +29,11 @@ function busyRun(nPackets: number): RunState {
   const inFlight: Departure[] = [];
   for (let i = 0; i < nPackets; i++) {
     const port = i % topo.ports.length;
-    inFlight.push({ port, flow: i % 997, packetKind: i % 5 === 0 ? PacketKindCode.Ack : PacketKindCode.Data, startPs: 1000 - (i % 7) * 100, endPs: 2000 + (i % 3) * 100 });
+    inFlight.push({ port, flow: i % 997, packetKind: i % 5 === 0 ? PacketKindCode.Ack : PacketKindCode.Data, prio: (i % 4) * 30_000, startPs: 1000 - (i % 7) * 100, endPs: 2000 + (i % 3) * 100 });
   }
   // Some not yet on the wire, some gone.
-  inFlight.push({ port: 0, flow: 1, packetKind: 0, startPs: 5000, endPs: 6000 });
-  inFlight.push({ port: 0, flow: 1, packetKind: 0, startPs: 0, endPs: 1000 });
+  inFlight.push({ port: 0, flow: 1, packetKind: 0, prio: 0, startPs: 5000, endPs: 6000 });
+  inFlight.push({ port: 0, flow: 1, packetKind: 0, prio: 0, startPs: 0, endPs: 1000 });
   const queueBytes = Float64Array.from(topo.ports, (_, p) => (p * 1500) % 36_000);
   return {
     ...emptyRun('pfabric'),
@@ -57,8 +57,14 @@ describe('placing packets in flight', () => {
     expect(placePackets(run, L, topo, 1000, 'flow', s)).toBe(100);
     expect(placePackets(run, L, topo, 5500, 'flow', s)).toBe(1);
     expect(s.flow[0]).toBe(1);
-    expect(placePackets(run, L, topo, 999, 'priority', s)).toBe(100 - Math.ceil(100 / 7) + 1);
+    expect(placePackets(run, L, topo, 999, 'kind', s)).toBe(100 - Math.ceil(100 / 7) + 1);
     for (let i = 0; i < s.count; i++) expect(s.color[i]).toBe(s.kind[i]);
+    // By priority on pFabric ports: ranks 0, 30 KB, 60 KB, 90 KB fall in the
+    // buckets below 10 KB (0) and below 100 KB (1).
+    placePackets(run, L, topo, 1000, 'priority', s);
+    const seen = new Set<number>();
+    for (let i = 0; i < s.count; i++) seen.add(s.color[i]);
+    expect([...seen].sort()).toEqual([0, 1]);
   });
 });
 
@@ -67,7 +73,7 @@ describe('drawing a frame', () => {
     const L = layoutTopology(topo, 900, 380);
     const opts = { nowPs: 1000, colorBy: 'flow' as const, selectedPort: 7, bufferBytes: 36_000, ecnThresholdBytes: 20_000, k: 1, tx: 0, ty: 0, dpr: 2, width: 900, height: 380 };
     // By kind (two kinds here) the fills are the same for 50 and 5000 packets.
-    const byKind = { ...opts, colorBy: 'priority' as const };
+    const byKind = { ...opts, colorBy: 'kind' as const };
     const small = countingContext();
     drawTopology(small.ctx, L, topo, busyRun(50), byKind, new PacketScratch());
     const large = countingContext();

@@ -7,14 +7,14 @@
 import { PacketKindCode, type Topology } from '../engine/api';
 import type { RunState } from '../state/run';
 import { EVENT_LINGER_PS } from '../state/run';
-import { COLORS, FLOW_PALETTE, KIND_COLORS, flowColorIndex } from './palette';
+import { COLORS, FLOW_PALETTE, KIND_COLORS, PRIORITY_PALETTE, flowColorIndex, priorityColorIndex, type ColorBy } from './palette';
 import { HOST_LABEL_ROOM, packetXY, portTarget, type TopoLayout } from './layout';
 import { rateText } from './format';
 
 /** What one frame shows besides the run itself. */
 export interface DrawOptions {
   nowPs: number;
-  colorBy: 'flow' | 'priority';
+  colorBy: ColorBy;
   selectedPort: number | null;
   /** Queue bars are full at this many bytes. */
   bufferBytes: number;
@@ -56,7 +56,7 @@ const KIND_ORDER = [PacketKindCode.Data, PacketKindCode.Ack, PacketKindCode.Prob
  * its link from startPs to endPs, at the linear fraction of that span).
  * Fills `s` and returns the number of packets.
  */
-export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs: number, colorBy: 'flow' | 'priority', s: PacketScratch): number {
+export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs: number, colorBy: ColorBy, s: PacketScratch): number {
   const deps = run.inFlight;
   s.ensure(deps.length);
   let c = 0;
@@ -67,7 +67,14 @@ export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs
     packetXY(L, topo, d.port, (nowPs - d.startPs) / (d.endPs - d.startPs), s.xy, 2 * c);
     s.flow[c] = d.flow;
     s.kind[c] = d.packetKind;
-    s.color[c] = colorBy === 'flow' ? flowColorIndex(d.flow) : d.packetKind >= 0 && d.packetKind <= 3 ? d.packetKind : 3;
+    s.color[c] =
+      colorBy === 'flow'
+        ? flowColorIndex(d.flow)
+        : colorBy === 'priority'
+          ? priorityColorIndex(run.protocol, d.prio)
+          : d.packetKind >= 0 && d.packetKind <= 3
+            ? d.packetKind
+            : 3;
     c++;
   }
   s.count = c;
@@ -245,7 +252,7 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
   // Packets in flight, bucketed by colour: data as dots, the rest as small squares.
   const n = placePackets(run, L, topo, o.nowPs, o.colorBy, s);
   if (n) {
-    const colors = o.colorBy === 'flow' ? FLOW_PALETTE : KIND_ORDER.map((kd) => KIND_COLORS[kd]);
+    const colors = o.colorBy === 'flow' ? FLOW_PALETTE : o.colorBy === 'priority' ? PRIORITY_PALETTE : KIND_ORDER.map((kd) => KIND_COLORS[kd]);
     const start = new Int32Array(colors.length + 1);
     for (let i = 0; i < n; i++) start[s.color[i] + 1]++;
     for (let c = 0; c < colors.length; c++) start[c + 1] += start[c];
