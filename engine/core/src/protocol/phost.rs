@@ -218,11 +218,26 @@ struct Host {
     sent: Vec<u64>,
 }
 
+/// `k` MTU-times of a NIC whose MTU takes `mtu`, to the picosecond.
+fn scaled(mtu: SimTime, k: f64) -> SimTime {
+    SimTime::from_ps((mtu.ps() as f64 * k).round() as u64)
+}
+
+/// The parameters' durations per host, computed once (they are read on
+/// every token and every data packet).
+struct HostTimes {
+    token_interval: Vec<SimTime>,
+    downgrade: Vec<SimTime>,
+    receiver_timeout: Vec<SimTime>,
+    token_ttl: Vec<SimTime>,
+}
+
 /// pHost over `strict_priority` ports.
 pub struct Phost {
     p: PhostParams,
     /// Per host, the time one MTU takes on its NIC.
     mtu_time: Vec<SimTime>,
+    times: HostTimes,
     sources: Vec<Option<Source>>,
     sinks: Vec<Option<Sink>>,
     hosts: Vec<Host>,
@@ -253,15 +268,22 @@ impl Phost {
     /// giving `mtu_time[h]` per MTU.
     pub fn new(p: PhostParams, mtu_time: Vec<SimTime>) -> Self {
         let hosts = (0..mtu_time.len()).map(|_| Host::default()).collect();
-        Phost { p, mtu_time, sources: Vec::new(), sinks: Vec::new(), hosts }
+        let times = |k: f64| mtu_time.iter().map(|m| scaled(*m, k)).collect::<Vec<_>>();
+        let times = HostTimes {
+            token_interval: times(p.token_interval_bytes as f64 / MTU as f64),
+            downgrade: times(p.downgrade_mtu),
+            receiver_timeout: times(p.receiver_timeout_mtu),
+            token_ttl: times(p.token_ttl_mtu),
+        };
+        Phost { p, mtu_time, times, sources: Vec::new(), sinks: Vec::new(), hosts }
     }
 
     fn mtus(&self, host: NodeId, k: f64) -> SimTime {
-        SimTime::from_ps((self.mtu_time[host.idx()].ps() as f64 * k).round() as u64)
+        scaled(self.mtu_time[host.idx()], k)
     }
 
     fn token_interval(&self, host: NodeId) -> SimTime {
-        self.mtus(host, self.p.token_interval_bytes as f64 / MTU as f64)
+        self.times.token_interval[host.idx()]
     }
 
     fn ensure(&mut self, flow: FlowId) {
@@ -382,8 +404,8 @@ impl Phost {
     /// is neither downgraded nor in its receiver timeout (section 3.1-3.2).
     fn token_tick(&mut self, host: NodeId, io: &mut Io<PhostTimer>) {
         let now = io.now;
-        let downgrade = self.mtus(host, self.p.downgrade_mtu);
-        let receiver_timeout = self.mtus(host, self.p.receiver_timeout_mtu);
+        let downgrade = self.times.downgrade[host.idx()];
+        let receiver_timeout = self.times.receiver_timeout[host.idx()];
         let window = self.p.downgrade_window;
         let mut wake = SimTime::NEVER;
         let mut best: Option<((u64, u64, u32), FlowId)> = None;
@@ -466,7 +488,7 @@ impl Phost {
             return false;
         }
         let free = free_tokens(&self.p, h.count);
-        let rt = self.mtus(p.dst, self.p.receiver_timeout_mtu);
+        let rt = self.times.receiver_timeout[p.dst.idx()];
         self.sinks[p.flow.idx()] = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
         self.hosts[p.dst.idx()].receiving.push(p.flow);
         // Free packets occupy the downlink for `free` MTU-times from about
@@ -559,7 +581,7 @@ impl Protocol for Phost {
                 }
             }
             PhostMsg::Token => {
-                let ttl = self.mtus(p.dst, self.p.token_ttl_mtu);
+                let ttl = self.times.token_ttl[p.dst.idx()];
                 let Some(s) = self.sources.get_mut(p.flow.idx()).and_then(|s| s.as_mut()) else { return };
                 if s.acked {
                     return;
@@ -567,8 +589,13 @@ impl Protocol for Phost {
                 s.heard = true;
                 s.remaining = h.count;
                 let t = Token { expiry: io.now + ttl, number: h.token, seq: p.seq, class: h.class, free: false };
-                let at = s.tokens.iter().rposition(|x| x.expiry <= t.expiry).map_or(0, |i| i + 1);
-                s.tokens.insert(at, t);
+                // Tokens arrive in expiry order, except behind free tokens.
+                if s.tokens.back().is_none_or(|x| x.expiry <= t.expiry) {
+                    s.tokens.push_back(t);
+                } else {
+                    let at = s.tokens.iter().rposition(|x| x.expiry <= t.expiry).map_or(0, |i| i + 1);
+                    s.tokens.insert(at, t);
+                }
                 self.hosts[p.dst.idx()].tokens_held += 1;
                 self.try_send(p.dst, io);
             }
