@@ -230,6 +230,10 @@ struct HostTimes {
     downgrade: Vec<SimTime>,
     receiver_timeout: Vec<SimTime>,
     token_ttl: Vec<SimTime>,
+    /// Picoseconds per byte on the host's NIC when a whole number (10 Gbps:
+    /// 800), else 0 and the exact division is used (as the simulation does);
+    /// `u64::MAX` until the host first sends.
+    ps_per_byte: Vec<u64>,
 }
 
 /// pHost over `strict_priority` ports.
@@ -274,6 +278,7 @@ impl Phost {
             downgrade: times(p.downgrade_mtu),
             receiver_timeout: times(p.receiver_timeout_mtu),
             token_ttl: times(p.token_ttl_mtu),
+            ps_per_byte: vec![u64::MAX; mtu_time.len()],
         };
         Phost { p, mtu_time, times, sources: Vec::new(), sinks: Vec::new(), hosts }
     }
@@ -393,7 +398,16 @@ impl Phost {
             h.sent.resize(tenant + 1, 0);
         }
         h.sent[tenant] += 1;
-        let free_at = now + io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64);
+        let mut k = self.times.ps_per_byte[host.idx()];
+        if k == u64::MAX {
+            let bps = io.net.ports[io.net.nic(host).idx()].rate.bps();
+            k = if 8_000_000_000_000 % bps == 0 { 8_000_000_000_000 / bps } else { 0 };
+            self.times.ps_per_byte[host.idx()] = k;
+        }
+        let free_at = now + match k {
+            0 => io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64),
+            k => SimTime::from_ps(k * size as u64),
+        };
         self.hosts[host.idx()].nic_free_at = free_at;
         if self.hosts[host.idx()].tokens_held > 0 {
             self.arm_send(host, free_at, io);
@@ -563,7 +577,9 @@ impl Protocol for Phost {
                 }
             }
             PhostMsg::Data => {
-                self.sink_for(&p, &h, io);
+                if !self.sinks.get(p.flow.idx()).is_some_and(|k| k.is_some()) {
+                    self.sink_for(&p, &h, io);
+                }
                 let k = self.sinks[p.flow.idx()].as_mut().unwrap();
                 if k.done {
                     return;
