@@ -574,3 +574,69 @@ impl Protocol for WindowTransport {
         self.on_timeout(flow, io);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d2tcp() -> WindowConfig {
+        WindowConfig::d2tcp(&D2tcpParams::default(), true)
+    }
+    fn l2dct() -> WindowConfig {
+        WindowConfig::l2dct(&L2dctParams::default(), true)
+    }
+    const RTT_PS: f64 = 100e6; // 100 us
+
+    /// D2TCP section 3: for the same alpha, a near-deadline flow (d > 1)
+    /// cuts less than DCTCP and a far-deadline flow (d < 1) cuts more.
+    #[test]
+    fn d2tcp_near_deadline_cuts_less_than_far_deadline() {
+        let cfg = d2tcp();
+        let now = SimTime::from_us_f64(1000.0);
+        // 146 KB left at a 10-packet window and 100 us RTT: Tc = 146000 x
+        // 100 us / (0.75 x 14600) = 1333 us.
+        let (left, cwnd) = (146_000, 10.0);
+        let near = d2tcp_imminence(&cfg, left, cwnd, RTT_PS, now, now + SimTime::from_us_f64(1000.0));
+        let far = d2tcp_imminence(&cfg, left, cwnd, RTT_PS, now, now + SimTime::from_us_f64(2000.0));
+        assert!((near - 1333.33 / 1000.0).abs() < 1e-3, "near d = {near}");
+        assert!((far - 1333.33 / 2000.0).abs() < 1e-3, "far d = {far}");
+        let alpha: f64 = 0.4;
+        let (p_near, p_far) = (alpha.powf(near), alpha.powf(far));
+        assert!(p_near < alpha && alpha < p_far, "p near {p_near}, DCTCP {alpha}, p far {p_far}");
+        let w = 20.0;
+        assert!(w * (1.0 - p_near / 2.0) > w * (1.0 - p_far / 2.0));
+    }
+
+    /// D2TCP section 3: d is capped to [0.5, 2]; no deadline means d = 1
+    /// (DCTCP); past the deadline, `past_deadline_imminence`.
+    #[test]
+    fn d2tcp_imminence_is_clamped() {
+        let cfg = d2tcp();
+        let now = SimTime::from_us_f64(1000.0);
+        let d = |left: u64, deadline: SimTime| d2tcp_imminence(&cfg, left, 10.0, RTT_PS, now, deadline);
+        assert_eq!(d(146_000, now + SimTime::from_us_f64(10.0)), 2.0, "very near: capped at 2");
+        assert_eq!(d(1460, now + SimTime::from_us_f64(100_000.0)), 0.5, "very far: capped at 0.5");
+        assert_eq!(d(146_000, SimTime::NEVER), 1.0, "no deadline: DCTCP");
+        assert_eq!(d(146_000, now), cfg.past_deadline_imminence, "deadline reached");
+        assert_eq!(d2tcp_imminence(&cfg, 146_000, 10.0, 0.0, now, now + SimTime::from_us_f64(10.0)), 1.0, "no RTT sample yet");
+    }
+
+    /// L2DCT section IV: the weight falls with bytes sent, so a flow that
+    /// has sent more grows slower (k = w / w_max) and cuts more
+    /// (b = alpha^w with alpha < 1).
+    #[test]
+    fn l2dct_weight_favours_flows_that_sent_less() {
+        let cfg = l2dct();
+        let (full, floor) = (cfg.full_weight_bytes, cfg.min_weight_bytes);
+        assert_eq!(l2dct_weight(&cfg, 0), 2.5);
+        assert_eq!(l2dct_weight(&cfg, full), 2.5);
+        assert!((l2dct_weight(&cfg, (full + floor) / 2) - (2.5 + 0.125) / 2.0).abs() < 1e-9, "linear in between");
+        assert_eq!(l2dct_weight(&cfg, floor), 0.125);
+        assert_eq!(l2dct_weight(&cfg, 100 * floor), 0.125);
+        let (small, large) = (l2dct_weight(&cfg, 100_000), l2dct_weight(&cfg, 1_000_000));
+        assert!(small > large);
+        assert!(small / cfg.max_weight > large / cfg.max_weight, "the larger flow grows slower");
+        let alpha: f64 = 0.3;
+        assert!(alpha.powf(small) < alpha.powf(large), "the larger flow cuts more");
+    }
+}
