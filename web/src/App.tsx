@@ -41,6 +41,9 @@ function portsOf(settings: Settings, protocol: string): { discipline: string; bu
       // Strict-priority sub-queues sharing one buffer (pHost, Fastpass: 36 KB).
       return { discipline: 'strict_priority', bufferBytes: p.buffer_bytes ?? 36_000 };
     case 'dctcp':
+    case 'd2tcp':
+    case 'l2dct':
+      // ECN-marking FIFOs (DCTCP and its descendants: 225 KB, K = 22.5 KB).
       return { discipline: 'ecn', bufferBytes: p.buffer_bytes ?? 225_000, ecnThresholdBytes: p.ecn_threshold_bytes ?? 22_500 };
     default:
       return { discipline: 'droptail', bufferBytes: p.buffer_bytes ?? 225_000 };

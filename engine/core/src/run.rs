@@ -270,6 +270,16 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = WindowTransport::new(WindowConfig::dctcp(&p.dctcp, spraying));
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
         }
+        ProtocolName::D2tcp => {
+            let (b, k) = (p.d2tcp.buffer_bytes, p.d2tcp.ecn_threshold_bytes);
+            let proto = WindowTransport::new(WindowConfig::d2tcp(&p.d2tcp, spraying));
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::L2dct => {
+            let (b, k) = (p.l2dct.buffer_bytes, p.l2dct.ecn_threshold_bytes);
+            let proto = WindowTransport::new(WindowConfig::l2dct(&p.l2dct, spraying));
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
+        }
         ProtocolName::Pfabric => {
             let b = p.pfabric.buffer_bytes;
             let proto = WindowTransport::new(WindowConfig::pfabric(&p.pfabric));

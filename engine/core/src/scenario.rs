@@ -29,11 +29,16 @@ pub enum ProtocolName {
     Phost,
     /// Fastpass: a central arbiter allocates timeslots (section 6).
     Fastpass,
+    /// D2TCP: DCTCP whose cut depends on deadline imminence (section 9).
+    D2tcp,
+    /// L2DCT: DCTCP weighted by bytes sent, least attained service first
+    /// (section 9).
+    L2dct,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 7] = [
+    pub const ALL: [ProtocolName; 9] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -41,6 +46,8 @@ impl ProtocolName {
         ProtocolName::Ideal,
         ProtocolName::Phost,
         ProtocolName::Fastpass,
+        ProtocolName::D2tcp,
+        ProtocolName::L2dct,
     ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -52,6 +59,8 @@ impl ProtocolName {
             ProtocolName::Ideal => "ideal",
             ProtocolName::Fastpass => "fastpass",
             ProtocolName::Phost => "phost",
+            ProtocolName::D2tcp => "d2tcp",
+            ProtocolName::L2dct => "l2dct",
         }
     }
     /// Parses a command-line name.

@@ -30,8 +30,16 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 6] =
-    [ProtocolName::Tcp, ProtocolName::Dctcp, ProtocolName::Pfabric, ProtocolName::Rcp, ProtocolName::Phost, ProtocolName::Fastpass];
+const PACKET_PROTOCOLS: [ProtocolName; 8] = [
+    ProtocolName::Tcp,
+    ProtocolName::Dctcp,
+    ProtocolName::Pfabric,
+    ProtocolName::Rcp,
+    ProtocolName::Phost,
+    ProtocolName::Fastpass,
+    ProtocolName::D2tcp,
+    ProtocolName::L2dct,
+];
 
 /// Makes a shipped scenario small enough for a conservation check. The
 /// properties hold for every run, so the run only needs to exercise every

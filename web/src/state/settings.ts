@@ -5,7 +5,7 @@
 // validation (validate_scenario in the worker) has the final word.
 
 /** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
-export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'dctcp', 'tcp', 'rcp', 'ideal'] as const;
+export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** Side by side shows at most this many protocols, each in its own worker. */

@@ -26,8 +26,8 @@ function priorityKey(protocols: readonly string[]): { color: string; label: stri
   if (protocols.includes('fastpass')) {
     ['control (request, grant, ACK)', 'data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `Fastpass queue ${i}: ${n}` }));
   }
-  if (protocols.some((p) => p === 'tcp' || p === 'dctcp' || p === 'rcp')) {
-    out.push({ color: PRIORITY_PALETTE[0], label: 'TCP, DCTCP, RCP: one FIFO queue' });
+  if (protocols.some((p) => p === 'tcp' || p === 'dctcp' || p === 'd2tcp' || p === 'l2dct' || p === 'rcp')) {
+    out.push({ color: PRIORITY_PALETTE[0], label: 'TCP, DCTCP, D2TCP, L2DCT, RCP: one FIFO queue' });
   }
   return out;
 }

@@ -84,6 +84,8 @@ export const COLORS = {
 const PROTOCOL_COLORS: Record<string, string> = {
   pfabric: '#1f77b4',
   dctcp: '#e8590c',
+  d2tcp: '#f08c00',
+  l2dct: '#9c36b5',
   tcp: '#6c757d',
   rcp: '#2b8a3e',
   ideal: '#111111',

@@ -26,6 +26,12 @@ pub struct ProtocolParams {
     /// pHost.
     #[serde(default)]
     pub phost: PhostParams,
+    /// D2TCP.
+    #[serde(default)]
+    pub d2tcp: D2tcpParams,
+    /// L2DCT.
+    #[serde(default)]
+    pub l2dct: L2dctParams,
 }
 
 macro_rules! defaults {
@@ -63,6 +69,12 @@ defaults! {
     d_1540: u64 = 1540;
     d_queues8: u32 = 8;
     d_rts_timeout: f64 = 100.0;
+    d_d_min: f64 = 0.5;
+    d_d_max: f64 = 2.0;
+    d_w_min: f64 = 0.125;
+    d_w_max: f64 = 2.5;
+    d_w_full: u64 = 200 * 1460;
+    d_w_floor: u64 = 1000 * 1460;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -121,6 +133,117 @@ pub struct DctcpParams {
     pub dupack_threshold: u32,
 }
 impl Default for DctcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// D2TCP (PROTOCOLS.md section 9; Vamanan, Hasan, Vijaykumar, "Deadline-Aware
+/// Datacenter TCP", SIGCOMM 2012, section 3): DCTCP whose window cut on ECN
+/// marks is W <- W (1 - p / 2) with p = alpha^d, d the deadline imminence.
+/// The DCTCP parts default to DCTCP's (pFabric Table 1), since the D2TCP
+/// paper runs over the same DCTCP switches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct D2tcpParams {
+    /// Buffer of every port, bytes. As DCTCP: 225 KB (pFabric Table 1).
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Marking threshold K, bytes. As DCTCP: 22.5 KB (pFabric Table 1).
+    #[serde(default = "d_k")]
+    pub ecn_threshold_bytes: u64,
+    /// Weight g of the alpha estimator. DCTCP paper: 1/16.
+    #[serde(default = "d_g")]
+    pub g: f64,
+    /// Alpha at flow start (RFC 8257 and Linux DCTCP: 1).
+    #[serde(default = "d_alpha1")]
+    pub initial_alpha: f64,
+    /// Initial congestion window, packets. As DCTCP: 12 (pFabric Table 1).
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Minimum retransmission timeout, microseconds. As DCTCP: 200 us.
+    #[serde(default = "d_rto200")]
+    pub min_rto_us: f64,
+    /// Maximum retransmission timeout after backoff, microseconds.
+    #[serde(default = "d_max_rto")]
+    pub max_rto_us: f64,
+    /// Duplicate ACKs that trigger fast retransmit.
+    #[serde(default = "d_dup3")]
+    pub dupack_threshold: u32,
+    /// Smallest deadline imminence d (D2TCP section 3: d is capped below at
+    /// 0.5, so a far-deadline flow cuts at most as alpha^0.5).
+    #[serde(default = "d_d_min")]
+    pub min_imminence: f64,
+    /// Largest deadline imminence d (D2TCP section 3: capped above at 2).
+    #[serde(default = "d_d_max")]
+    pub max_imminence: f64,
+    /// Imminence d of a flow whose deadline has passed. The paper's rule for
+    /// a flow past its deadline (D <= 0) could not be confirmed from the
+    /// text available here; the default follows the ns-3 D2tcpSocket port,
+    /// which gives such a flow the smallest d (0.5: it backs off most, so
+    /// flows that can still meet their deadlines go first).
+    #[serde(default = "d_d_min")]
+    pub past_deadline_imminence: f64,
+}
+impl Default for D2tcpParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// L2DCT (PROTOCOLS.md section 9; Munir et al., "Minimizing Flow Completion
+/// Times in Data Centers", INFOCOM 2013, section IV): DCTCP whose increase
+/// and decrease are scaled by a weight w_c that falls as the flow's bytes
+/// sent grow (least attained service first). On marks W <- W (1 - b / 2)
+/// with b = alpha^w_c; in congestion avoidance W grows by k = w_c / w_max
+/// per round trip. The DCTCP parts default to DCTCP's (pFabric Table 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct L2dctParams {
+    /// Buffer of every port, bytes. As DCTCP: 225 KB (pFabric Table 1).
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Marking threshold K, bytes. As DCTCP: 22.5 KB (pFabric Table 1).
+    #[serde(default = "d_k")]
+    pub ecn_threshold_bytes: u64,
+    /// Weight g of the alpha estimator. DCTCP paper: 1/16.
+    #[serde(default = "d_g")]
+    pub g: f64,
+    /// Alpha at flow start (RFC 8257 and Linux DCTCP: 1).
+    #[serde(default = "d_alpha1")]
+    pub initial_alpha: f64,
+    /// Initial congestion window, packets. As DCTCP: 12 (pFabric Table 1).
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Minimum retransmission timeout, microseconds. As DCTCP: 200 us.
+    #[serde(default = "d_rto200")]
+    pub min_rto_us: f64,
+    /// Maximum retransmission timeout after backoff, microseconds.
+    #[serde(default = "d_max_rto")]
+    pub max_rto_us: f64,
+    /// Duplicate ACKs that trigger fast retransmit.
+    #[serde(default = "d_dup3")]
+    pub dupack_threshold: u32,
+    /// Smallest weight w_min, reached by flows that have sent the most.
+    /// L2DCT section IV and the ns-3 L2dctSocket port: 0.125.
+    #[serde(default = "d_w_min")]
+    pub min_weight: f64,
+    /// Largest weight w_max, held by flows that have sent little. L2DCT
+    /// section IV and the ns-3 L2dctSocket port: 2.5.
+    #[serde(default = "d_w_max")]
+    pub max_weight: f64,
+    /// Bytes sent up to which a flow keeps w_max. The paper's thresholds
+    /// could not be confirmed from the text available here; the default
+    /// follows the ns-3 L2dctSocket port: 200 segments of 1460 B.
+    #[serde(default = "d_w_full")]
+    pub full_weight_bytes: u64,
+    /// Bytes sent at which the weight reaches w_min; between the two
+    /// thresholds it falls linearly. Default from the ns-3 L2dctSocket port
+    /// (not confirmed in the paper): 1000 segments of 1460 B.
+    #[serde(default = "d_w_floor")]
+    pub min_weight_bytes: u64,
+}
+impl Default for L2dctParams {
     fn default() -> Self {
         serde_json::from_str("{}").unwrap()
     }
@@ -364,6 +487,23 @@ fn at_least(field: &str, v: u64, min: u64) -> Result<(), String> {
     if v >= min { Ok(()) } else { Err(format!("params.{field}: must be at least {min}, got {v}")) }
 }
 
+/// Checks the parameters DCTCP, D2TCP and L2DCT share, under `proto`'s name.
+#[allow(clippy::too_many_arguments)]
+fn dctcp_like(proto: &str, buffer: u64, init_cwnd: u32, min_rto_us: f64, max_rto_us: f64, dupack: u32, g: f64, alpha: f64) -> Result<(), String> {
+    at_least(&format!("{proto}.buffer_bytes"), buffer, 1500)?;
+    at_least(&format!("{proto}.init_cwnd"), init_cwnd as u64, 1)?;
+    positive(&format!("{proto}.min_rto_us"), min_rto_us)?;
+    positive(&format!("{proto}.max_rto_us"), max_rto_us)?;
+    at_least(&format!("{proto}.dupack_threshold"), dupack as u64, 1)?;
+    if !(g > 0.0 && g <= 1.0) {
+        return Err(format!("params.{proto}.g: must be in (0, 1], got {g}"));
+    }
+    if !(0.0..=1.0).contains(&alpha) {
+        return Err(format!("params.{proto}.initial_alpha: must be in [0, 1], got {alpha}"));
+    }
+    Ok(())
+}
+
 impl ProtocolParams {
     /// Checks every parameter; the error names the field and the reason.
     pub fn validate(&self) -> Result<(), String> {
@@ -374,17 +514,21 @@ impl ProtocolParams {
         positive("tcp.max_rto_us", t.max_rto_us)?;
         at_least("tcp.dupack_threshold", t.dupack_threshold as u64, 1)?;
         let d = &self.dctcp;
-        at_least("dctcp.buffer_bytes", d.buffer_bytes, 1500)?;
-        at_least("dctcp.init_cwnd", d.init_cwnd as u64, 1)?;
-        positive("dctcp.min_rto_us", d.min_rto_us)?;
-        positive("dctcp.max_rto_us", d.max_rto_us)?;
-        at_least("dctcp.dupack_threshold", d.dupack_threshold as u64, 1)?;
-        if !(d.g > 0.0 && d.g <= 1.0) {
-            return Err(format!("params.dctcp.g: must be in (0, 1], got {}", d.g));
+        dctcp_like("dctcp", d.buffer_bytes, d.init_cwnd, d.min_rto_us, d.max_rto_us, d.dupack_threshold, d.g, d.initial_alpha)?;
+        let d = &self.d2tcp;
+        dctcp_like("d2tcp", d.buffer_bytes, d.init_cwnd, d.min_rto_us, d.max_rto_us, d.dupack_threshold, d.g, d.initial_alpha)?;
+        positive("d2tcp.min_imminence", d.min_imminence)?;
+        if !(d.max_imminence.is_finite() && d.max_imminence >= d.min_imminence) {
+            return Err(format!("params.d2tcp.max_imminence: must be a number >= min_imminence ({}), got {}", d.min_imminence, d.max_imminence));
         }
-        if !(0.0..=1.0).contains(&d.initial_alpha) {
-            return Err(format!("params.dctcp.initial_alpha: must be in [0, 1], got {}", d.initial_alpha));
+        positive("d2tcp.past_deadline_imminence", d.past_deadline_imminence)?;
+        let l = &self.l2dct;
+        dctcp_like("l2dct", l.buffer_bytes, l.init_cwnd, l.min_rto_us, l.max_rto_us, l.dupack_threshold, l.g, l.initial_alpha)?;
+        positive("l2dct.min_weight", l.min_weight)?;
+        if !(l.max_weight.is_finite() && l.max_weight >= l.min_weight) {
+            return Err(format!("params.l2dct.max_weight: must be a number >= min_weight ({}), got {}", l.min_weight, l.max_weight));
         }
+        at_least("l2dct.min_weight_bytes", l.min_weight_bytes, l.full_weight_bytes + 1)?;
         let p = &self.pfabric;
         at_least("pfabric.buffer_bytes", p.buffer_bytes, 1500)?;
         at_least("pfabric.init_cwnd", p.init_cwnd as u64, 1)?;

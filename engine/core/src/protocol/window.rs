@@ -1,8 +1,7 @@
-//! Window-based transports: TCP NewReno, DCTCP and pFabric's minimal rate
-//! control share one sender and receiver; the [`RateControl`] decides how
-//! the window moves (smoltcp's congestion controllers, quinn's
-//! `congestion.rs`). D2TCP, L2DCT and PASE's end hosts join as further
-//! controllers.
+//! Window-based transports: TCP NewReno, DCTCP, D2TCP, L2DCT and pFabric's
+//! minimal rate control share one sender and receiver; the [`RateControl`]
+//! decides how the window moves (smoltcp's congestion controllers, quinn's
+//! `congestion.rs`). PASE's end hosts join as a further controller.
 //!
 //! The sender keeps a per-packet scoreboard (unsent, in flight, SACKed,
 //! lost), sends while the packets in flight ("pipe", RFC 6675) are below
@@ -13,10 +12,10 @@
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
-use crate::protocol::params::{DctcpParams, PFabricParams, TcpParams};
+use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams, TcpParams};
 use crate::trace::TraceKind;
 use super::scoreboard::Scoreboard;
-use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
+use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MSS};
 use crate::workload::FlowSpec;
 
 /// How the congestion window reacts.
@@ -29,6 +28,22 @@ pub enum RateControl {
     Dctcp,
     /// pFabric's minimal rate control (pFabric paper section 4.2).
     PFabric,
+    /// D2TCP (Vamanan et al. 2012, section 3): DCTCP whose cut uses
+    /// p = alpha^d, d the deadline imminence ([`d2tcp_imminence`]); a flow
+    /// without a deadline has d = 1 and behaves as DCTCP.
+    D2tcp,
+    /// L2DCT (Munir et al. 2013, section IV): DCTCP whose cut uses
+    /// b = alpha^w_c and whose congestion-avoidance increase is w_c / w_max
+    /// per round trip, w_c falling with the bytes sent ([`l2dct_weight`]).
+    L2dct,
+}
+
+impl RateControl {
+    /// DCTCP and its descendants: ECN-capable, alpha per window, cut once
+    /// per window on marks, no growth on a marked ACK.
+    pub fn is_dctcp_family(self) -> bool {
+        matches!(self, RateControl::Dctcp | RateControl::D2tcp | RateControl::L2dct)
+    }
 }
 
 /// Settings of a window transport, from the protocol's parameters.
@@ -64,6 +79,21 @@ pub struct WindowConfig {
     pub probe_mode: bool,
     /// Consecutive timeouts before probe mode.
     pub probe_after_timeouts: u32,
+    /// D2TCP: smallest deadline imminence d (section 3: 0.5).
+    pub min_imminence: f64,
+    /// D2TCP: largest deadline imminence d (section 3: 2).
+    pub max_imminence: f64,
+    /// D2TCP: d of a flow past its deadline (a parameter: see
+    /// `D2tcpParams::past_deadline_imminence`).
+    pub past_deadline_imminence: f64,
+    /// L2DCT: smallest weight w_min.
+    pub min_weight: f64,
+    /// L2DCT: largest weight w_max.
+    pub max_weight: f64,
+    /// L2DCT: bytes sent up to which the weight is w_max.
+    pub full_weight_bytes: u64,
+    /// L2DCT: bytes sent from which the weight is w_min.
+    pub min_weight_bytes: u64,
 }
 
 impl WindowConfig {
@@ -84,19 +114,50 @@ impl WindowConfig {
             prioritized: false,
             probe_mode: false,
             probe_after_timeouts: u32::MAX,
+            min_imminence: 1.0,
+            max_imminence: 1.0,
+            past_deadline_imminence: 1.0,
+            min_weight: 1.0,
+            max_weight: 1.0,
+            full_weight_bytes: u64::MAX - 1,
+            min_weight_bytes: u64::MAX,
         }
     }
     /// DCTCP with pFabric Table 1's parameters.
     pub fn dctcp(p: &DctcpParams, spraying: bool) -> Self {
+        Self::dctcp_like(RateControl::Dctcp, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+    }
+    /// D2TCP: DCTCP's settings plus the imminence bounds.
+    pub fn d2tcp(p: &D2tcpParams, spraying: bool) -> Self {
         WindowConfig {
-            control: RateControl::Dctcp,
-            init_cwnd: p.init_cwnd as f64,
-            min_rto: SimTime::from_us_f64(p.min_rto_us),
-            max_rto: SimTime::from_us_f64(p.max_rto_us),
-            dupack_threshold: Some(p.dupack_threshold),
+            min_imminence: p.min_imminence,
+            max_imminence: p.max_imminence,
+            past_deadline_imminence: p.past_deadline_imminence,
+            ..Self::dctcp_like(RateControl::D2tcp, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+        }
+    }
+    /// L2DCT: DCTCP's settings plus the weights and their thresholds.
+    pub fn l2dct(p: &L2dctParams, spraying: bool) -> Self {
+        WindowConfig {
+            min_weight: p.min_weight,
+            max_weight: p.max_weight,
+            full_weight_bytes: p.full_weight_bytes,
+            min_weight_bytes: p.min_weight_bytes,
+            ..Self::dctcp_like(RateControl::L2dct, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+        }
+    }
+    /// The settings DCTCP, D2TCP and L2DCT share: [initial window,
+    /// dupACK threshold] and [min RTO us, max RTO us, g, initial alpha].
+    fn dctcp_like(control: RateControl, [init_cwnd, dupack]: [u32; 2], [min_rto_us, max_rto_us, g, initial_alpha]: [f64; 4], spraying: bool) -> Self {
+        WindowConfig {
+            control,
+            init_cwnd: init_cwnd as f64,
+            min_rto: SimTime::from_us_f64(min_rto_us),
+            max_rto: SimTime::from_us_f64(max_rto_us),
+            dupack_threshold: Some(dupack),
             ecn: true,
-            g: p.g,
-            initial_alpha: p.initial_alpha,
+            g,
+            initial_alpha,
             ..Self::tcp(&TcpParams::default(), spraying)
         }
     }
@@ -117,8 +178,44 @@ impl WindowConfig {
             prioritized: true,
             probe_mode: p.probe_mode,
             probe_after_timeouts: p.probe_after_timeouts,
+            ..Self::tcp(&TcpParams::default(), false)
         }
     }
+}
+
+/// D2TCP's deadline imminence d (D2TCP paper section 3): d = Tc / D, where
+/// Tc = B / ((3/4) W / RTT) is the time the flow needs to send its
+/// remaining B bytes at its average DCTCP window (3/4 of W, the sawtooth's
+/// mean) and D the time left to its deadline; d is capped to
+/// [`WindowConfig::min_imminence`, `max_imminence`] (0.5 and 2 in the
+/// paper). A flow without a deadline, or before its first RTT sample, has
+/// d = 1 (plain DCTCP); a flow past its deadline gets
+/// `past_deadline_imminence` (a choice, see `D2tcpParams`).
+pub fn d2tcp_imminence(cfg: &WindowConfig, remaining_bytes: u64, cwnd: f64, srtt_ps: f64, now: SimTime, deadline: SimTime) -> f64 {
+    if deadline == SimTime::NEVER || srtt_ps <= 0.0 {
+        return 1.0;
+    }
+    if now >= deadline {
+        return cfg.past_deadline_imminence;
+    }
+    let tc_ps = remaining_bytes as f64 * srtt_ps / (0.75 * cwnd.max(1.0) * MSS as f64);
+    let d = tc_ps / (deadline - now).ps() as f64;
+    d.clamp(cfg.min_imminence, cfg.max_imminence)
+}
+
+/// L2DCT's weight w_c of a flow that has sent `bytes_sent` payload bytes
+/// (L2DCT paper section IV, least attained service): w_max up to
+/// `full_weight_bytes`, then falling linearly to w_min at
+/// `min_weight_bytes` and staying there. The thresholds' defaults come
+/// from the ns-3 L2dctSocket port (200 and 1000 segments), see
+/// `L2dctParams`.
+pub fn l2dct_weight(cfg: &WindowConfig, bytes_sent: u64) -> f64 {
+    if bytes_sent <= cfg.full_weight_bytes {
+        return cfg.max_weight;
+    }
+    let span = (cfg.min_weight_bytes - cfg.full_weight_bytes) as f64;
+    let f = ((bytes_sent - cfg.full_weight_bytes) as f64 / span).min(1.0);
+    cfg.max_weight - (cfg.max_weight - cfg.min_weight) * f
 }
 
 /// Sender state of one flow.
@@ -151,6 +248,9 @@ pub struct Sender {
     pub timeouts_in_row: u32,
     /// pFabric probe mode.
     pub probe_mode: bool,
+    /// Absolute deadline (arrival + the flow's deadline), `NEVER` without
+    /// one; D2TCP reads it.
+    deadline: SimTime,
 }
 
 /// Receiver state of one flow: which packets arrived, and the cumulative
@@ -249,7 +349,8 @@ impl WindowTransport {
             }
         }
         // DCTCP: alpha once per window of data, cut once per window.
-        if cfg.control == RateControl::Dctcp && newly > 0 {
+        let dctcp_family = cfg.control.is_dctcp_family();
+        if dctcp_family && newly > 0 {
             s.win_acked += newly;
             if h.ece {
                 s.win_marked += newly;
@@ -262,15 +363,27 @@ impl WindowTransport {
                 s.win_end = s.sb.snd_nxt;
             }
             if h.ece && h.sack >= s.cwr_end && !s.in_recovery {
-                s.cwnd = (s.cwnd * (1.0 - s.alpha / 2.0)).max(1.0);
+                // DCTCP cuts by alpha / 2; D2TCP by alpha^d / 2 (section 3);
+                // L2DCT by alpha^w_c / 2 (section IV).
+                let p = match cfg.control {
+                    RateControl::D2tcp => {
+                        let left = s.size - s.bytes_sent();
+                        s.alpha.powf(d2tcp_imminence(cfg, left, s.cwnd, s.srtt_ps, io.now, s.deadline))
+                    }
+                    RateControl::L2dct => s.alpha.powf(l2dct_weight(cfg, s.bytes_sent())),
+                    _ => s.alpha,
+                };
+                s.cwnd = (s.cwnd * (1.0 - p / 2.0)).max(1.0);
                 s.ssthresh = s.cwnd.max(2.0);
                 s.cwr_end = s.sb.snd_nxt;
             }
         }
-        // Window growth: slow start below ssthresh, then one packet per window.
-        if newly > 0 && !s.in_recovery && !(h.ece && cfg.control == RateControl::Dctcp) {
+        // Window growth: slow start below ssthresh, then one packet per
+        // window (L2DCT: k = w_c / w_max packets per window, section IV).
+        if newly > 0 && !s.in_recovery && !(h.ece && dctcp_family) {
+            let k = if cfg.control == RateControl::L2dct { l2dct_weight(cfg, s.bytes_sent()) / cfg.max_weight } else { 1.0 };
             for _ in 0..newly {
-                s.cwnd += if s.cwnd < s.ssthresh { 1.0 } else { 1.0 / s.cwnd };
+                s.cwnd += if s.cwnd < s.ssthresh { 1.0 } else { k / s.cwnd };
             }
             s.cwnd = s.cwnd.min(cfg.max_cwnd);
         }
@@ -369,7 +482,13 @@ impl Sender {
             cwr_end: 0,
             timeouts_in_row: 0,
             probe_mode: false,
+            deadline: f.deadline.map_or(SimTime::NEVER, |d| f.arrival + d),
         }
+    }
+
+    /// Payload bytes sent at least once (packets below `snd_nxt`).
+    fn bytes_sent(&self) -> u64 {
+        (self.sb.snd_nxt as u64 * MSS as u64).min(self.size)
     }
 
     /// RFC 6298 estimator; the timeout never goes below the minimum.
@@ -407,6 +526,8 @@ impl Protocol for WindowTransport {
             RateControl::NewReno => "tcp",
             RateControl::Dctcp => "dctcp",
             RateControl::PFabric => "pfabric",
+            RateControl::D2tcp => "d2tcp",
+            RateControl::L2dct => "l2dct",
         }
     }
 
@@ -451,5 +572,71 @@ impl Protocol for WindowTransport {
             return;
         }
         self.on_timeout(flow, io);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d2tcp() -> WindowConfig {
+        WindowConfig::d2tcp(&D2tcpParams::default(), true)
+    }
+    fn l2dct() -> WindowConfig {
+        WindowConfig::l2dct(&L2dctParams::default(), true)
+    }
+    const RTT_PS: f64 = 100e6; // 100 us
+
+    /// D2TCP section 3: for the same alpha, a near-deadline flow (d > 1)
+    /// cuts less than DCTCP and a far-deadline flow (d < 1) cuts more.
+    #[test]
+    fn d2tcp_near_deadline_cuts_less_than_far_deadline() {
+        let cfg = d2tcp();
+        let now = SimTime::from_us_f64(1000.0);
+        // 146 KB left at a 10-packet window and 100 us RTT: Tc = 146000 x
+        // 100 us / (0.75 x 14600) = 1333 us.
+        let (left, cwnd) = (146_000, 10.0);
+        let near = d2tcp_imminence(&cfg, left, cwnd, RTT_PS, now, now + SimTime::from_us_f64(1000.0));
+        let far = d2tcp_imminence(&cfg, left, cwnd, RTT_PS, now, now + SimTime::from_us_f64(2000.0));
+        assert!((near - 1333.33 / 1000.0).abs() < 1e-3, "near d = {near}");
+        assert!((far - 1333.33 / 2000.0).abs() < 1e-3, "far d = {far}");
+        let alpha: f64 = 0.4;
+        let (p_near, p_far) = (alpha.powf(near), alpha.powf(far));
+        assert!(p_near < alpha && alpha < p_far, "p near {p_near}, DCTCP {alpha}, p far {p_far}");
+        let w = 20.0;
+        assert!(w * (1.0 - p_near / 2.0) > w * (1.0 - p_far / 2.0));
+    }
+
+    /// D2TCP section 3: d is capped to [0.5, 2]; no deadline means d = 1
+    /// (DCTCP); past the deadline, `past_deadline_imminence`.
+    #[test]
+    fn d2tcp_imminence_is_clamped() {
+        let cfg = d2tcp();
+        let now = SimTime::from_us_f64(1000.0);
+        let d = |left: u64, deadline: SimTime| d2tcp_imminence(&cfg, left, 10.0, RTT_PS, now, deadline);
+        assert_eq!(d(146_000, now + SimTime::from_us_f64(10.0)), 2.0, "very near: capped at 2");
+        assert_eq!(d(1460, now + SimTime::from_us_f64(100_000.0)), 0.5, "very far: capped at 0.5");
+        assert_eq!(d(146_000, SimTime::NEVER), 1.0, "no deadline: DCTCP");
+        assert_eq!(d(146_000, now), cfg.past_deadline_imminence, "deadline reached");
+        assert_eq!(d2tcp_imminence(&cfg, 146_000, 10.0, 0.0, now, now + SimTime::from_us_f64(10.0)), 1.0, "no RTT sample yet");
+    }
+
+    /// L2DCT section IV: the weight falls with bytes sent, so a flow that
+    /// has sent more grows slower (k = w / w_max) and cuts more
+    /// (b = alpha^w with alpha < 1).
+    #[test]
+    fn l2dct_weight_favours_flows_that_sent_less() {
+        let cfg = l2dct();
+        let (full, floor) = (cfg.full_weight_bytes, cfg.min_weight_bytes);
+        assert_eq!(l2dct_weight(&cfg, 0), 2.5);
+        assert_eq!(l2dct_weight(&cfg, full), 2.5);
+        assert!((l2dct_weight(&cfg, (full + floor) / 2) - (2.5 + 0.125) / 2.0).abs() < 1e-9, "linear in between");
+        assert_eq!(l2dct_weight(&cfg, floor), 0.125);
+        assert_eq!(l2dct_weight(&cfg, 100 * floor), 0.125);
+        let (small, large) = (l2dct_weight(&cfg, 100_000), l2dct_weight(&cfg, 1_000_000));
+        assert!(small > large);
+        assert!(small / cfg.max_weight > large / cfg.max_weight, "the larger flow grows slower");
+        let alpha: f64 = 0.3;
+        assert!(alpha.powf(small) < alpha.powf(large), "the larger flow cuts more");
     }
 }
