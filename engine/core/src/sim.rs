@@ -609,6 +609,11 @@ impl<P: Protocol> Simulation<P> {
         self.enqueue(port, id);
     }
 
+    /// A packet reaches output `port`. The idle-port fast path is inlined
+    /// into the callers (for speed: most hops take it, and it saves a call
+    /// with its register saves); a packet that has to wait goes to
+    /// `enqueue_queued`, out of line.
+    #[inline(always)]
     fn enqueue(&mut self, port: PortId, id: PacketId) {
         if P::HAS_PORT_LOGIC {
             let mut io = io!(self);
@@ -627,6 +632,14 @@ impl<P: Protocol> Simulation<P> {
             self.transmit(port, id);
             return;
         }
+        self.enqueue_queued(port, id);
+    }
+
+    /// A packet reaches a port that is busy or has packets waiting: the
+    /// discipline takes it (or drops something).
+    #[inline(never)]
+    fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
         let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
         let q = &mut self.queues[port.idx()];
         let out = q.enqueue(id, &mut self.packets);
