@@ -270,6 +270,9 @@ pub struct Simulation<P: Protocol> {
     routes: Vec<Route>,
     /// Candidate ports of the entries of `routes` with several.
     route_ports: Vec<PortId>,
+    /// Each host's NIC port: the network's answer, in one small array (for
+    /// speed: the network's own is a vector per node, two dependent loads).
+    nics: Vec<PortId>,
     proto_rng: SimRng,
     actions: Vec<Action<P::Timer>>,
     /// The trace stream.
@@ -316,6 +319,7 @@ impl<P: Protocol> Simulation<P> {
         let tenants = generator.tenants();
         let n_nodes = net.nodes.len();
         let (routes, route_ports) = route_table(&net);
+        let nics = (0..net.n_hosts).map(|h| net.nic(NodeId(h))).collect();
         let mut sim = Simulation {
             now: SimTime::ZERO,
             events: EventList::default(),
@@ -341,6 +345,7 @@ impl<P: Protocol> Simulation<P> {
             spray_next: vec![0; n_nodes],
             routes,
             route_ports,
+            nics,
             proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
             actions: Vec::new(),
             trace: Trace::default(),
@@ -568,7 +573,7 @@ impl<P: Protocol> Simulation<P> {
         let src = p.src;
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
-            let nic = self.net.nic(src);
+            let nic = self.nics[src.idx()];
             self.enqueue(nic, id);
         } else {
             self.forward(src, id);
