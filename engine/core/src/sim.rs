@@ -52,32 +52,117 @@ enum Event<T> {
     Sample,
 }
 
-/// The moving parts of one output port. `repr(C)` with the fields every
-/// packet touches first: they and the wire's header share one cache line,
-/// and the queue (touched only when packets wait) comes after. Emptiness
-/// is read from the simulation's compact `queue_bytes` array.
-#[repr(C)]
-struct PortState {
+/// Packets a port's wire holds in place (a power of two); more spill to
+/// the port's overflow deque (see [`Port`]).
+const WIRE_INLINE: usize = 2;
+
+/// Everything one output port reads or writes per packet, in one cache
+/// line: the previous layout kept these fields with the queue in a
+/// 168-byte struct and the wire in a separately allocated deque, so a hop
+/// waited on the port, then its wire, then the packet, and the ports alone
+/// outgrew the L1 cache. Here all ports' lines fit in a few kilobytes of
+/// sequential memory; the queues (touched only when packets wait) and the
+/// wires' overflow live in separate arrays.
+///
+/// The wire is a ring of up to [`WIRE_INLINE`] packets, oldest first; a
+/// packet put on a full ring goes to the overflow deque, and `spilled`
+/// says the deque is not empty (then the ring is full). Popping the ring
+/// refills it from the deque, so the ring always holds the oldest packets.
+#[repr(C, align(64))]
+struct Port {
     /// The port is sending until this time.
     busy_until: SimTime,
     /// Link delay to the far node (propagation plus processing).
     delay: SimTime,
-    /// Serialization picoseconds per byte when that is a whole number
-    /// (10 Gbps: 800), else 0 and the exact division is used.
-    ps_per_byte: u64,
-    /// The far node.
-    peer: NodeId,
-    /// A `TxDone` event is scheduled (only while a packet waits behind the
-    /// one being sent, so an idle path costs one event per hop, not two).
-    tx_pending: bool,
     /// Cut-through into a switch: the peer sees a packet this long after
     /// its transmission starts (header serialization plus delay); zero
     /// when the peer sees whole packets.
     cut_through_lead: SimTime,
-    /// Packets on the wire: (arrival time at the peer, packet).
-    wire: VecDeque<(SimTime, PacketId)>,
-    /// The discipline's buffer.
-    queue: Queue,
+    /// Arrival times at the peer of the packets in the ring.
+    wire_at: [SimTime; WIRE_INLINE],
+    /// The packets in the ring.
+    wire_id: [PacketId; WIRE_INLINE],
+    /// Serialization picoseconds per byte when that is a whole number that
+    /// fits (10 Gbps: 800), else 0 and the exact division is used.
+    ps_per_byte: u32,
+    /// The buffer limit in bytes (saturated; compared with packet sizes).
+    limit: u32,
+    /// The far node.
+    peer: NodeId,
+    /// Ring slot of the oldest packet on the wire.
+    wire_head: u8,
+    /// Packets in the ring.
+    wire_len: u8,
+    /// A `TxDone` event is scheduled (only while a packet waits behind the
+    /// one being sent, so an idle path costs one event per hop, not two).
+    tx_pending: bool,
+    /// The overflow deque holds packets (the ring is full).
+    spilled: bool,
+}
+
+// One cache line per port (see above).
+const _: () = assert!(std::mem::size_of::<Port>() == 64);
+
+impl Port {
+    /// Puts a packet arriving at the peer at `at` at the back of the
+    /// wire; `overflow` is its deque. (The deque is named by the whole
+    /// array and an index so that the common path computes nothing for it.)
+    #[inline(always)]
+    fn wire_push(&mut self, at: SimTime, id: PacketId, overflow: &mut [VecDeque<(SimTime, PacketId)>], port: PortId) {
+        if self.spilled || self.wire_len as usize == WIRE_INLINE {
+            self.spill(at, id, &mut overflow[port.idx()]);
+            return;
+        }
+        let i = (self.wire_head as usize + self.wire_len as usize) & (WIRE_INLINE - 1);
+        self.wire_at[i] = at;
+        self.wire_id[i] = id;
+        self.wire_len += 1;
+    }
+
+    /// Out of line: rare, and it keeps the deque code off the hot path.
+    #[inline(never)]
+    fn spill(&mut self, at: SimTime, id: PacketId, overflow: &mut VecDeque<(SimTime, PacketId)>) {
+        overflow.push_back((at, id));
+        self.spilled = true;
+    }
+
+    /// Takes the packet at the front of the wire (which must not be
+    /// empty); `overflow[port]` is its deque, as in `wire_push`.
+    #[inline(always)]
+    fn wire_pop(&mut self, overflow: &mut [VecDeque<(SimTime, PacketId)>], port: PortId) -> PacketId {
+        debug_assert!(self.wire_len > 0, "an arrival was scheduled");
+        let h = self.wire_head as usize;
+        let id = self.wire_id[h];
+        self.wire_head = ((h + 1) & (WIRE_INLINE - 1)) as u8;
+        self.wire_len -= 1;
+        if self.spilled {
+            self.unspill(&mut overflow[port.idx()]);
+        }
+        id
+    }
+
+    /// Moves the oldest overflow packet into the ring (which has room).
+    #[inline(never)]
+    fn unspill(&mut self, overflow: &mut VecDeque<(SimTime, PacketId)>) {
+        let (at, id) = overflow.pop_front().expect("spilled wire");
+        self.spilled = !overflow.is_empty();
+        let i = (self.wire_head as usize + self.wire_len as usize) & (WIRE_INLINE - 1);
+        self.wire_at[i] = at;
+        self.wire_id[i] = id;
+        self.wire_len += 1;
+    }
+
+    /// Arrival time of the packet at the front of the wire, if any.
+    #[inline(always)]
+    fn wire_front(&self) -> Option<SimTime> {
+        (self.wire_len != 0).then(|| self.wire_at[self.wire_head as usize])
+    }
+
+    /// The packets on the wire, front first.
+    fn wire_iter<'a>(&'a self, overflow: &'a VecDeque<(SimTime, PacketId)>) -> impl Iterator<Item = PacketId> + 'a {
+        let ring = (0..self.wire_len as usize).map(|k| self.wire_id[(self.wire_head as usize + k) & (WIRE_INLINE - 1)]);
+        ring.chain(overflow.iter().map(|&(_, id)| id))
+    }
 }
 
 /// One entry of the simulation's route table: with `n == 1`, `a` is the
@@ -146,7 +231,12 @@ pub struct Simulation<P: Protocol> {
     now: SimTime,
     events: EventList<Event<P::Timer>>,
     net: Network,
-    ports: Vec<PortState>,
+    /// Per-packet port state, one cache line per port.
+    ports: Vec<Port>,
+    /// Each port's buffer.
+    queues: Vec<Queue>,
+    /// Each port's wire beyond its ring (see [`Port`]; almost always empty).
+    wire_overflow: Vec<VecDeque<(SimTime, PacketId)>>,
     /// Every packet on a wire or in a buffer.
     packets: Packets,
     queue_bytes: Vec<u64>,
@@ -180,6 +270,9 @@ pub struct Simulation<P: Protocol> {
     routes: Vec<Route>,
     /// Candidate ports of the entries of `routes` with several.
     route_ports: Vec<PortId>,
+    /// Each host's NIC port: the network's answer, in one small array (for
+    /// speed: the network's own is a vector per node, two dependent loads).
+    nics: Vec<PortId>,
     proto_rng: SimRng,
     actions: Vec<Action<P::Timer>>,
     /// The trace stream.
@@ -195,31 +288,38 @@ impl<P: Protocol> Simulation<P> {
     /// A simulation of `net` with `queue_for(port)` as each port's queue,
     /// flows from `generator`, run by `proto`.
     pub fn new(net: Network, mut queue_for: impl FnMut(&Network, PortId) -> Queue, proto: P, generator: FlowGenerator, cfg: SimConfig) -> Self {
+        let queues: Vec<Queue> = (0..net.ports.len()).map(|i| queue_for(&net, PortId(i as u32))).collect();
         let ports = (0..net.ports.len())
             .map(|i| {
                 let bps = net.ports[i].rate.bps();
                 let ps_per_byte = if 8_000_000_000_000 % bps == 0 { 8_000_000_000_000 / bps } else { 0 };
                 let spec = &net.ports[i];
-                PortState {
-                    queue: queue_for(&net, PortId(i as u32)),
+                Port {
                     busy_until: SimTime::ZERO,
-                    tx_pending: false,
-                    wire: VecDeque::new(),
-                    ps_per_byte,
                     delay: spec.delay,
-                    peer: spec.peer,
                     cut_through_lead: if cfg.switching == Switching::CutThrough && !net.is_host(spec.peer) {
                         spec.rate.serialization(HEADER as u64) + spec.delay
                     } else {
                         SimTime::ZERO
                     },
+                    wire_at: [SimTime::ZERO; WIRE_INLINE],
+                    wire_id: [0; WIRE_INLINE],
+                    ps_per_byte: u32::try_from(ps_per_byte).unwrap_or(0),
+                    limit: u32::try_from(queues[i].limit()).unwrap_or(u32::MAX),
+                    peer: spec.peer,
+                    wire_head: 0,
+                    wire_len: 0,
+                    tx_pending: false,
+                    spilled: false,
                 }
             })
             .collect();
+        let wire_overflow = (0..net.ports.len()).map(|_| VecDeque::new()).collect();
         let total_flows = generator.total_flows();
         let tenants = generator.tenants();
         let n_nodes = net.nodes.len();
         let (routes, route_ports) = route_table(&net);
+        let nics = (0..net.n_hosts).map(|h| net.nic(NodeId(h))).collect();
         let mut sim = Simulation {
             now: SimTime::ZERO,
             events: EventList::default(),
@@ -227,6 +327,8 @@ impl<P: Protocol> Simulation<P> {
             counters: Counters::new(),
             net,
             ports,
+            queues,
+            wire_overflow,
             packets: Packets::default(),
             proto,
             generator,
@@ -243,6 +345,7 @@ impl<P: Protocol> Simulation<P> {
             spray_next: vec![0; n_nodes],
             routes,
             route_ports,
+            nics,
             proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
             actions: Vec::new(),
             trace: Trace::default(),
@@ -283,14 +386,14 @@ impl<P: Protocol> Simulation<P> {
     }
     /// Bytes buffered per sub-queue of one port.
     pub fn subqueue_bytes(&self, port: PortId) -> Vec<u64> {
-        self.ports[port.idx()].queue.subqueue_bytes()
+        self.queues[port.idx()].subqueue_bytes()
     }
 
     /// The packets buffered at one port, in the discipline's storage order
     /// (the port inspector sorts them as the discipline sees them).
     pub fn port_packets(&self, port: PortId) -> Vec<Packet> {
         let mut v = Vec::new();
-        self.ports[port.idx()].queue.for_each(|id| v.push(*self.packets.get(id)));
+        self.queues[port.idx()].for_each(|id| v.push(*self.packets.get(id)));
         v
     }
     /// Time of the next pending event, if any.
@@ -376,9 +479,9 @@ impl<P: Protocol> Simulation<P> {
     fn stop(&mut self, why: StopReason) {
         self.stopped = Some(why);
         // Whatever is still queued or on a wire is in flight at the end.
-        for p in &self.ports {
-            p.queue.for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
-            for &(_, id) in &p.wire {
+        for (i, p) in self.ports.iter().enumerate() {
+            self.queues[i].for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
+            for id in p.wire_iter(&self.wire_overflow[i]) {
                 self.counters.count_in_flight(self.packets.get(id));
             }
         }
@@ -470,7 +573,7 @@ impl<P: Protocol> Simulation<P> {
         let src = p.src;
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
-            let nic = self.net.nic(src);
+            let nic = self.nics[src.idx()];
             self.enqueue(nic, id);
         } else {
             self.forward(src, id);
@@ -511,6 +614,11 @@ impl<P: Protocol> Simulation<P> {
         self.enqueue(port, id);
     }
 
+    /// A packet reaches output `port`. The idle-port fast path is inlined
+    /// into the callers (for speed: most hops take it, and it saves a call
+    /// with its register saves); a packet that has to wait goes to
+    /// `enqueue_queued`, out of line.
+    #[inline(always)]
     fn enqueue(&mut self, port: PortId, id: PacketId) {
         if P::HAS_PORT_LOGIC {
             let mut io = io!(self);
@@ -522,16 +630,25 @@ impl<P: Protocol> Simulation<P> {
         // Fast path: an idle port with an empty buffer sends the arrival at
         // once, which is what every discipline would do (an empty queue
         // marks nothing and every buffer holds at least one MTU).
-        if !st.tx_pending && st.busy_until <= self.now && self.queue_bytes[port.idx()] == 0 && p.size as u64 <= st.queue.limit() {
+        if !st.tx_pending && st.busy_until <= self.now && self.queue_bytes[port.idx()] == 0 && p.size as u32 <= st.limit {
             if self.trace.enabled {
                 self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
             }
             self.transmit(port, id);
             return;
         }
+        self.enqueue_queued(port, id);
+    }
+
+    /// A packet reaches a port that is busy or has packets waiting: the
+    /// discipline takes it (or drops something).
+    #[inline(never)]
+    fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
         let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
-        let out = st.queue.enqueue(id, &mut self.packets);
-        self.queue_bytes[port.idx()] = st.queue.bytes();
+        let q = &mut self.queues[port.idx()];
+        let out = q.enqueue(id, &mut self.packets);
+        self.queue_bytes[port.idx()] = q.bytes();
         if self.trace.enabled {
             let qb = self.queue_bytes[port.idx()];
             if out.accepted {
@@ -575,15 +692,15 @@ impl<P: Protocol> Simulation<P> {
     fn serialization(&self, port: PortId, bytes: u32) -> SimTime {
         match self.ports[port.idx()].ps_per_byte {
             0 => self.net.ports[port.idx()].rate.serialization(bytes as u64),
-            k => SimTime::from_ps(k * bytes as u64),
+            k => SimTime::from_ps(k as u64 * bytes as u64),
         }
     }
 
     /// Begins sending the next queued packet; the port must be idle.
     fn start_tx(&mut self, port: PortId) {
-        let st = &mut self.ports[port.idx()];
-        let Some(id) = st.queue.dequeue(&self.packets) else { return };
-        self.queue_bytes[port.idx()] = st.queue.bytes();
+        let q = &mut self.queues[port.idx()];
+        let Some(id) = q.dequeue(&self.packets) else { return };
+        self.queue_bytes[port.idx()] = q.bytes();
         self.transmit(port, id);
     }
 
@@ -607,7 +724,7 @@ impl<P: Protocol> Simulation<P> {
         p.hops = p.hops.saturating_add(1);
         if self.trace.enabled {
             let qb = self.queue_bytes[port.idx()];
-            let priority = match self.ports[port.idx()].queue {
+            let priority = match self.queues[port.idx()] {
                 Queue::PFabric(_) => p.rank,
                 _ => p.class as u64,
             };
@@ -615,10 +732,10 @@ impl<P: Protocol> Simulation<P> {
         }
         let st = &mut self.ports[port.idx()];
         st.busy_until = end;
-        if st.wire.is_empty() {
+        if st.wire_front().is_none() {
             self.events.push(arrive, Event::Arrive(port));
         }
-        st.wire.push_back((arrive, id));
+        st.wire_push(arrive, id, &mut self.wire_overflow, port);
         if self.queue_bytes[port.idx()] != 0 {
             st.tx_pending = true;
             self.events.push(end, Event::TxDone(port));
@@ -627,8 +744,8 @@ impl<P: Protocol> Simulation<P> {
 
     fn arrive(&mut self, port: PortId) {
         let st = &mut self.ports[port.idx()];
-        let (_, id) = st.wire.pop_front().expect("an arrival was scheduled");
-        if let Some(&(next, _)) = st.wire.front() {
+        let id = st.wire_pop(&mut self.wire_overflow, port);
+        if let Some(next) = st.wire_front() {
             self.events.push(next, Event::Arrive(port));
         }
         let node = st.peer;
