@@ -265,20 +265,15 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying));
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Dctcp => {
-            let (b, k) = (p.dctcp.buffer_bytes, p.dctcp.ecn_threshold_bytes);
-            let proto = WindowTransport::new(WindowConfig::dctcp(&p.dctcp, spraying));
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::D2tcp => {
-            let (b, k) = (p.d2tcp.buffer_bytes, p.d2tcp.ecn_threshold_bytes);
-            let proto = WindowTransport::new(WindowConfig::d2tcp(&p.d2tcp, spraying));
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::L2dct => {
-            let (b, k) = (p.l2dct.buffer_bytes, p.l2dct.ecn_threshold_bytes);
-            let proto = WindowTransport::new(WindowConfig::l2dct(&p.l2dct, spraying));
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), proto, gen, cfg), s, opts.trace)
+        ProtocolName::Dctcp | ProtocolName::D2tcp | ProtocolName::L2dct => {
+            // The DCTCP family: ECN-marking FIFO ports, one window rule each.
+            let (window, d) = match s.protocol {
+                ProtocolName::Dctcp => (WindowConfig::dctcp(&p.dctcp, spraying), p.dctcp.clone()),
+                ProtocolName::D2tcp => (WindowConfig::d2tcp(&p.d2tcp, spraying), p.d2tcp.dctcp_part()),
+                _ => (WindowConfig::l2dct(&p.l2dct, spraying), p.l2dct.dctcp_part()),
+            };
+            let (b, k) = (d.buffer_bytes, d.ecn_threshold_bytes);
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), WindowTransport::new(window), gen, cfg), s, opts.trace)
         }
         ProtocolName::Pfabric => {
             let b = p.pfabric.buffer_bytes;

@@ -138,6 +138,24 @@ impl Default for DctcpParams {
     }
 }
 
+/// The DCTCP fields that D2TCP's and L2DCT's parameters repeat (scenario
+/// files keep them flat, `params.d2tcp.g`, and unknown fields are errors, so
+/// they cannot be one nested struct), gathered into a [`DctcpParams`].
+macro_rules! dctcp_part {
+    ($p:expr) => {
+        DctcpParams {
+            buffer_bytes: $p.buffer_bytes,
+            ecn_threshold_bytes: $p.ecn_threshold_bytes,
+            g: $p.g,
+            initial_alpha: $p.initial_alpha,
+            init_cwnd: $p.init_cwnd,
+            min_rto_us: $p.min_rto_us,
+            max_rto_us: $p.max_rto_us,
+            dupack_threshold: $p.dupack_threshold,
+        }
+    };
+}
+
 /// D2TCP (PROTOCOLS.md section 9; Vamanan, Hasan, Vijaykumar, "Deadline-Aware
 /// Datacenter TCP", SIGCOMM 2012, section 3): DCTCP whose window cut on ECN
 /// marks is W <- W (1 - p / 2) with p = alpha^d, d the deadline imminence.
@@ -188,6 +206,12 @@ pub struct D2tcpParams {
 impl Default for D2tcpParams {
     fn default() -> Self {
         serde_json::from_str("{}").unwrap()
+    }
+}
+impl D2tcpParams {
+    /// The DCTCP settings D2TCP runs with (its first eight fields).
+    pub fn dctcp_part(&self) -> DctcpParams {
+        dctcp_part!(self)
     }
 }
 
@@ -246,6 +270,12 @@ pub struct L2dctParams {
 impl Default for L2dctParams {
     fn default() -> Self {
         serde_json::from_str("{}").unwrap()
+    }
+}
+impl L2dctParams {
+    /// The DCTCP settings L2DCT runs with (its first eight fields).
+    pub fn dctcp_part(&self) -> DctcpParams {
+        dctcp_part!(self)
     }
 }
 
@@ -488,18 +518,17 @@ fn at_least(field: &str, v: u64, min: u64) -> Result<(), String> {
 }
 
 /// Checks the parameters DCTCP, D2TCP and L2DCT share, under `proto`'s name.
-#[allow(clippy::too_many_arguments)]
-fn dctcp_like(proto: &str, buffer: u64, init_cwnd: u32, min_rto_us: f64, max_rto_us: f64, dupack: u32, g: f64, alpha: f64) -> Result<(), String> {
-    at_least(&format!("{proto}.buffer_bytes"), buffer, 1500)?;
-    at_least(&format!("{proto}.init_cwnd"), init_cwnd as u64, 1)?;
-    positive(&format!("{proto}.min_rto_us"), min_rto_us)?;
-    positive(&format!("{proto}.max_rto_us"), max_rto_us)?;
-    at_least(&format!("{proto}.dupack_threshold"), dupack as u64, 1)?;
-    if !(g > 0.0 && g <= 1.0) {
-        return Err(format!("params.{proto}.g: must be in (0, 1], got {g}"));
+fn dctcp_like(proto: &str, d: &DctcpParams) -> Result<(), String> {
+    at_least(&format!("{proto}.buffer_bytes"), d.buffer_bytes, 1500)?;
+    at_least(&format!("{proto}.init_cwnd"), d.init_cwnd as u64, 1)?;
+    positive(&format!("{proto}.min_rto_us"), d.min_rto_us)?;
+    positive(&format!("{proto}.max_rto_us"), d.max_rto_us)?;
+    at_least(&format!("{proto}.dupack_threshold"), d.dupack_threshold as u64, 1)?;
+    if !(d.g > 0.0 && d.g <= 1.0) {
+        return Err(format!("params.{proto}.g: must be in (0, 1], got {}", d.g));
     }
-    if !(0.0..=1.0).contains(&alpha) {
-        return Err(format!("params.{proto}.initial_alpha: must be in [0, 1], got {alpha}"));
+    if !(0.0..=1.0).contains(&d.initial_alpha) {
+        return Err(format!("params.{proto}.initial_alpha: must be in [0, 1], got {}", d.initial_alpha));
     }
     Ok(())
 }
@@ -514,16 +543,16 @@ impl ProtocolParams {
         positive("tcp.max_rto_us", t.max_rto_us)?;
         at_least("tcp.dupack_threshold", t.dupack_threshold as u64, 1)?;
         let d = &self.dctcp;
-        dctcp_like("dctcp", d.buffer_bytes, d.init_cwnd, d.min_rto_us, d.max_rto_us, d.dupack_threshold, d.g, d.initial_alpha)?;
+        dctcp_like("dctcp", d)?;
         let d = &self.d2tcp;
-        dctcp_like("d2tcp", d.buffer_bytes, d.init_cwnd, d.min_rto_us, d.max_rto_us, d.dupack_threshold, d.g, d.initial_alpha)?;
+        dctcp_like("d2tcp", &d.dctcp_part())?;
         positive("d2tcp.min_imminence", d.min_imminence)?;
         if !(d.max_imminence.is_finite() && d.max_imminence >= d.min_imminence) {
             return Err(format!("params.d2tcp.max_imminence: must be a number >= min_imminence ({}), got {}", d.min_imminence, d.max_imminence));
         }
         positive("d2tcp.past_deadline_imminence", d.past_deadline_imminence)?;
         let l = &self.l2dct;
-        dctcp_like("l2dct", l.buffer_bytes, l.init_cwnd, l.min_rto_us, l.max_rto_us, l.dupack_threshold, l.g, l.initial_alpha)?;
+        dctcp_like("l2dct", &l.dctcp_part())?;
         positive("l2dct.min_weight", l.min_weight)?;
         if !(l.max_weight.is_finite() && l.max_weight >= l.min_weight) {
             return Err(format!("params.l2dct.max_weight: must be a number >= min_weight ({}), got {}", l.min_weight, l.max_weight));

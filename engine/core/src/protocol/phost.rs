@@ -298,16 +298,17 @@ impl Phost {
         }
     }
 
-    fn control(flow: FlowId, src: NodeId, dst: NodeId, msg: PhostMsg, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
+    /// A 40-B control packet (RTS, token, ACK) at the highest priority.
+    fn control(flow: FlowId, src: NodeId, dst: NodeId, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
         let mut p = Packet::new(flow, src, dst, kind, seq, HEADER);
         p.class = 0;
-        p.header = Header::Phost(PhostHeader { msg, ..h });
+        p.header = Header::Phost(h);
         p
     }
 
     fn send_rts(&self, flow: FlowId, s: &Source, io: &mut Io<PhostTimer>) {
         let h = PhostHeader { token: 0, count: s.pkts, tenant: s.tenant, class: 0, msg: PhostMsg::Rts };
-        let mut p = Self::control(flow, s.src, s.dst, PhostMsg::Rts, 0, h, PacketKind::Control);
+        let mut p = Self::control(flow, s.src, s.dst, 0, h, PacketKind::Control);
         p.rank = s.deadline.ps();
         p.sent_at = io.now;
         io.send(p);
@@ -466,7 +467,6 @@ impl Phost {
         }
         self.hosts[host.idx()].receiving = receiving;
         if let Some((_, flow)) = best {
-            let class_pkts;
             let k = self.sinks[flow.idx()].as_mut().unwrap();
             let seq = k.next_missing();
             k.last_named = seq;
@@ -476,10 +476,9 @@ impl Phost {
             if k.issued >= k.goal {
                 k.wait_until = Some(now + receiver_timeout);
             }
-            class_pkts = k.pkts;
-            let class = data_class(&self.p, class_pkts);
+            let class = data_class(&self.p, k.pkts);
             let h = PhostHeader { token: number, count: k.remaining(), tenant: k.tenant, class, msg: PhostMsg::Token };
-            let t = Self::control(flow, host, k.src, PhostMsg::Token, seq, h, PacketKind::Control);
+            let t = Self::control(flow, host, k.src, seq, h, PacketKind::Control);
             let tenant = k.tenant as usize;
             io.send(t);
             io.trace(|| TraceKind::Control { flow, what: "token" });
@@ -496,11 +495,14 @@ impl Phost {
     }
 
     /// The destination learns of a flow from its RTS or first data packet.
+    /// True when this packet created it (false: it was known already).
+    #[inline]
     fn sink_for(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) -> bool {
-        self.ensure(p.flow);
-        if self.sinks[p.flow.idx()].is_some() {
+        // Known already: the common case, on every data packet.
+        if self.sinks.get(p.flow.idx()).is_some_and(|k| k.is_some()) {
             return false;
         }
+        self.ensure(p.flow);
         let free = free_tokens(&self.p, h.count);
         let rt = self.times.receiver_timeout[p.dst.idx()];
         self.sinks[p.flow.idx()] = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
@@ -524,7 +526,7 @@ impl Phost {
 
     fn send_ack(flow: FlowId, host: NodeId, src: NodeId, io: &mut Io<PhostTimer>) {
         let h = PhostHeader { token: 0, count: 0, tenant: 0, class: 0, msg: PhostMsg::Ack };
-        io.send(Self::control(flow, host, src, PhostMsg::Ack, 0, h, PacketKind::Ack));
+        io.send(Self::control(flow, host, src, 0, h, PacketKind::Ack));
     }
 }
 
@@ -577,9 +579,7 @@ impl Protocol for Phost {
                 }
             }
             PhostMsg::Data => {
-                if !self.sinks.get(p.flow.idx()).is_some_and(|k| k.is_some()) {
-                    self.sink_for(&p, &h, io);
-                }
+                self.sink_for(&p, &h, io);
                 let k = self.sinks[p.flow.idx()].as_mut().unwrap();
                 if k.done {
                     return;
@@ -737,7 +737,7 @@ mod tests {
     /// A token for `flow`, as destination `dst` would send it to `src`.
     fn token(flow: u32, src: u32, dst: u32, number: u32, seq: u32, remaining: u32) -> Packet {
         let h = PhostHeader { token: number, count: remaining, tenant: 0, class: 2, msg: PhostMsg::Token };
-        Phost::control(FlowId(flow), NodeId(dst), NodeId(src), PhostMsg::Token, seq, h, PacketKind::Control)
+        Phost::control(FlowId(flow), NodeId(dst), NodeId(src), seq, h, PacketKind::Control)
     }
 
     #[test]
@@ -767,7 +767,7 @@ mod tests {
     fn sink_harness(params: &str) -> Harness {
         let mut h = Harness::new(params);
         let hd = PhostHeader { token: 0, count: 100, tenant: 0, class: 0, msg: PhostMsg::Rts };
-        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
         h
     }
@@ -814,7 +814,7 @@ mod tests {
         // value) and names the packets still missing.
         let mut h = Harness::new(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
         let hd = PhostHeader { token: 0, count: 5, tenant: 0, class: 0, msg: PhostMsg::Rts };
-        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), PhostMsg::Rts, 0, hd, PacketKind::Control);
+        let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
         // Five tokens; the data for all but packet 3 arrives.
         let tokens = h.run_timers(SimTime::from_ps(8 * MTU_PS));

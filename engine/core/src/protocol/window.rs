@@ -125,7 +125,7 @@ impl WindowConfig {
     }
     /// DCTCP with pFabric Table 1's parameters.
     pub fn dctcp(p: &DctcpParams, spraying: bool) -> Self {
-        Self::dctcp_like(RateControl::Dctcp, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+        Self::dctcp_like(RateControl::Dctcp, p, spraying)
     }
     /// D2TCP: DCTCP's settings plus the imminence bounds.
     pub fn d2tcp(p: &D2tcpParams, spraying: bool) -> Self {
@@ -133,7 +133,7 @@ impl WindowConfig {
             min_imminence: p.min_imminence,
             max_imminence: p.max_imminence,
             past_deadline_imminence: p.past_deadline_imminence,
-            ..Self::dctcp_like(RateControl::D2tcp, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+            ..Self::dctcp_like(RateControl::D2tcp, &p.dctcp_part(), spraying)
         }
     }
     /// L2DCT: DCTCP's settings plus the weights and their thresholds.
@@ -143,21 +143,20 @@ impl WindowConfig {
             max_weight: p.max_weight,
             full_weight_bytes: p.full_weight_bytes,
             min_weight_bytes: p.min_weight_bytes,
-            ..Self::dctcp_like(RateControl::L2dct, [p.init_cwnd, p.dupack_threshold], [p.min_rto_us, p.max_rto_us, p.g, p.initial_alpha], spraying)
+            ..Self::dctcp_like(RateControl::L2dct, &p.dctcp_part(), spraying)
         }
     }
-    /// The settings DCTCP, D2TCP and L2DCT share: [initial window,
-    /// dupACK threshold] and [min RTO us, max RTO us, g, initial alpha].
-    fn dctcp_like(control: RateControl, [init_cwnd, dupack]: [u32; 2], [min_rto_us, max_rto_us, g, initial_alpha]: [f64; 4], spraying: bool) -> Self {
+    /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's parameters.
+    fn dctcp_like(control: RateControl, p: &DctcpParams, spraying: bool) -> Self {
         WindowConfig {
             control,
-            init_cwnd: init_cwnd as f64,
-            min_rto: SimTime::from_us_f64(min_rto_us),
-            max_rto: SimTime::from_us_f64(max_rto_us),
-            dupack_threshold: Some(dupack),
+            init_cwnd: p.init_cwnd as f64,
+            min_rto: SimTime::from_us_f64(p.min_rto_us),
+            max_rto: SimTime::from_us_f64(p.max_rto_us),
+            dupack_threshold: Some(p.dupack_threshold),
             ecn: true,
-            g,
-            initial_alpha,
+            g: p.g,
+            initial_alpha: p.initial_alpha,
             ..Self::tcp(&TcpParams::default(), spraying)
         }
     }
