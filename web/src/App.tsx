@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
-import { decodeSettings, encodeSettings, exportName, type Settings } from './state/settings';
+import { decodeSettings, encodeSettings, exportName, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, scenarioNamed } from './scenarios';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { ParamPanel } from './controls/ParamPanel';
@@ -28,26 +28,6 @@ function initialSettings(): { settings: Settings; notice: string | null } {
   if (d && !('error' in d)) return { settings: d, notice: null };
   const s = scenarioNamed(DEFAULT_SCENARIO)!;
   return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null };
-}
-
-/** Discipline and buffer of a protocol's ports, for the inspector and the queue bars. */
-function portsOf(settings: Settings, protocol: string): { discipline: string; bufferBytes: number; ecnThresholdBytes?: number } {
-  const p = settings.scenario.params?.[protocol] ?? {};
-  switch (protocol) {
-    case 'pfabric':
-      return { discipline: 'pfabric', bufferBytes: p.buffer_bytes ?? 36_000 };
-    case 'phost':
-    case 'fastpass':
-      // Strict-priority sub-queues sharing one buffer (pHost, Fastpass: 36 KB).
-      return { discipline: 'strict_priority', bufferBytes: p.buffer_bytes ?? 36_000 };
-    case 'dctcp':
-    case 'd2tcp':
-    case 'l2dct':
-      // ECN-marking FIFOs (DCTCP and its descendants: 225 KB, K = 22.5 KB).
-      return { discipline: 'ecn', bufferBytes: p.buffer_bytes ?? 225_000, ecnThresholdBytes: p.ecn_threshold_bytes ?? 22_500 };
-    default:
-      return { discipline: 'droptail', bufferBytes: p.buffer_bytes ?? 225_000 };
-  }
 }
 
 /** The whole page. */

@@ -5,10 +5,8 @@
 
 import { memo, useMemo, useState } from 'react';
 import { SCENARIOS, scenarioNamed } from '../scenarios';
-import { MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
+import { DEFAULT_BUFFER, MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
 
-/** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
-const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
 
 /** Sets `obj.a.b.c = v` on a deep copy (undefined deletes). */
 export function setPath<T extends Record<string, any>>(obj: T, path: string, v: unknown): T {

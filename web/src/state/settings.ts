@@ -8,6 +8,34 @@
 export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
+/** The queue discipline of each protocol's ports (engine/core/src/run.rs `prepare`). */
+export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'> = {
+  pfabric: 'pfabric',
+  phost: 'strict_priority',
+  fastpass: 'strict_priority',
+  dctcp: 'ecn',
+  d2tcp: 'ecn',
+  l2dct: 'ecn',
+  tcp: 'droptail',
+  rcp: 'droptail',
+  ideal: 'none',
+};
+
+/** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
+export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
+
+/** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB). */
+export const DEFAULT_ECN_THRESHOLD = 22_500;
+
+/** Discipline, buffer and ECN threshold of a protocol's ports, for the inspector and the queue bars. */
+export function portsOf(settings: Settings, protocol: string): { discipline: string; bufferBytes: number; ecnThresholdBytes?: number } {
+  const p = settings.scenario.params?.[protocol] ?? {};
+  const known = (PROTOCOLS as readonly string[]).includes(protocol);
+  const discipline = known ? DISCIPLINE[protocol as Protocol] : 'droptail';
+  const bufferBytes = p.buffer_bytes ?? (known ? DEFAULT_BUFFER[protocol as Protocol] : 225_000);
+  return discipline === 'ecn' ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? DEFAULT_ECN_THRESHOLD } : { discipline, bufferBytes };
+}
+
 /** Side by side shows at most this many protocols, each in its own worker. */
 export const MAX_SIDE_BY_SIDE = 4;
 /** Most flows the browser accepts in one run (the engine's own cap is 5,000,000). */

@@ -2,7 +2,9 @@
 
 import { memo } from 'react';
 import { PacketKindCode } from '../engine/api';
-import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PRIORITY_PALETTE, type ColorBy } from './palette';
+import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PFABRIC_RANK_BOUNDS, PRIORITY_PALETTE, type ColorBy } from './palette';
+import { bytesText } from './format';
+import { DISCIPLINE, PROTOCOLS, type Protocol } from '../state/settings';
 import './views.css';
 
 /** Props of {@link Legend}. */
@@ -17,7 +19,8 @@ export interface LegendProps {
 function priorityKey(protocols: readonly string[]): { color: string; label: string }[] {
   const out: { color: string; label: string }[] = [];
   if (protocols.includes('pfabric')) {
-    const names = ['< 10 KB', '< 100 KB', '< 1 MB', '< 10 MB', '≥ 10 MB'];
+    const last = PFABRIC_RANK_BOUNDS[PFABRIC_RANK_BOUNDS.length - 1];
+    const names = [...PFABRIC_RANK_BOUNDS.map((b) => `< ${bytesText(b)}`), `≥ ${bytesText(last)}`];
     names.forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `pFabric rank ${n} left` }));
   }
   if (protocols.includes('phost')) {
@@ -26,8 +29,9 @@ function priorityKey(protocols: readonly string[]): { color: string; label: stri
   if (protocols.includes('fastpass')) {
     ['control (request, grant, ACK)', 'data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `Fastpass queue ${i}: ${n}` }));
   }
-  if (protocols.some((p) => p === 'tcp' || p === 'dctcp' || p === 'd2tcp' || p === 'l2dct' || p === 'rcp')) {
-    out.push({ color: PRIORITY_PALETTE[0], label: 'TCP, DCTCP, D2TCP, L2DCT, RCP: one FIFO queue' });
+  const fifo = PROTOCOLS.filter((p: Protocol) => DISCIPLINE[p] === 'ecn' || DISCIPLINE[p] === 'droptail');
+  if (fifo.some((p) => protocols.includes(p))) {
+    out.push({ color: PRIORITY_PALETTE[0], label: `${fifo.map((p) => p.toUpperCase()).join(', ')}: one FIFO queue` });
   }
   return out;
 }

@@ -400,6 +400,8 @@ pub struct FlowGenerator {
     sizes: Sizes,
     /// Per-tenant sizes (empty unless `tenant_sizes` is given).
     tenant_sizes: Vec<Sizes>,
+    /// Each tenant's share of flows, with `tenant_sizes`.
+    tenant_shares: Vec<f64>,
     n_hosts: u32,
     racks: Vec<u32>,
     arrivals: SimRng,
@@ -440,6 +442,7 @@ impl FlowGenerator {
             spec: spec.clone(),
             sizes,
             tenant_sizes,
+            tenant_shares: spec.tenant_shares(),
             n_hosts,
             racks: (0..n_hosts).map(|h| net.rack_of(NodeId(h))).collect(),
             arrivals: SimRng::new(seed, Stream::Arrivals),
@@ -497,13 +500,12 @@ impl FlowGenerator {
         let (src, dst) = self.pick_pair();
         if !self.tenant_sizes.is_empty() {
             let u = self.attrs.unit();
-            let shares = self.spec.tenant_shares();
             let mut acc = 0.0;
-            let tenant = shares.iter().position(|s| {
+            let tenant = self.tenant_shares.iter().position(|s| {
                 acc += s;
                 u < acc
             });
-            let tenant = tenant.unwrap_or(shares.len() - 1);
+            let tenant = tenant.unwrap_or(self.tenant_shares.len() - 1);
             let size = self.tenant_sizes[tenant].sample(&mut self.size_rng);
             let mut f = self.make(src, dst, size, self.clock, None, net);
             f.tenant = tenant as u16;
