@@ -129,6 +129,44 @@ pub struct PhostHeader {
     pub msg: PhostMsg,
 }
 
+/// What a PASE control message is (see `protocol/pase.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PaseMsg {
+    /// An arbitration request on its way through the flow's arbitrators;
+    /// `stage` names the next one, `queue` and `rate_bps` carry the
+    /// decision so far, the packet's `rank` the flow's remaining bytes.
+    #[default]
+    Request,
+    /// The final decision, back to the source.
+    Response,
+    /// The flow finished: a switch arbitrator forgets it.
+    Release,
+    /// A child arbitrator reports its demand on a delegated link (`rate_bps`;
+    /// the packet's `seq` names the parent port, `rank` the child port).
+    DelegationReport,
+    /// A parent arbitrator hands a child its share (`rate_bps`) of a link.
+    DelegationUpdate,
+}
+
+/// Header of PASE control messages (PASE paper section 3.1). Data and ACKs
+/// carry a [`WindowHeader`]; their sub-queue is the packet's `class`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PaseHeader {
+    /// What the message is.
+    pub msg: PaseMsg,
+    /// Priority queue decided so far (largest index along the path).
+    pub queue: u8,
+    /// Request: index of the arbitrator stop it is addressed to.
+    pub stage: u8,
+    /// Reference rate decided so far (smallest along the path), bits per
+    /// second; delegation messages: the demand or share.
+    pub rate_bps: f32,
+    /// Request: the flow's deadline, microseconds after its arrival
+    /// (`u32::MAX` without one), for EDF arbitrators.
+    pub deadline_us: u32,
+}
+
 /// The protocol header carried by a packet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Header {
@@ -143,6 +181,8 @@ pub enum Header {
     Fastpass(FastpassHeader),
     /// pHost (RTS, tokens, data, ACK; the deadline rides in `rank`).
     Phost(PhostHeader),
+    /// PASE control messages.
+    Pase(PaseHeader),
 }
 
 /// ECN bits as DCTCP uses them.

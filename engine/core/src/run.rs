@@ -9,6 +9,7 @@ use crate::net::Network;
 use crate::packet::Packet;
 use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
+use crate::protocol::pase::Pase;
 use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
@@ -291,6 +292,11 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
             let proto = Phost::new(p.phost.clone(), mtu_time);
             boxed(Simulation::new(net, |_, _| Queue::StrictPriority(StrictPriority::new(n, b, None)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Pase => {
+            let q = Pase::queue(&p.pase);
+            let proto = Pase::new(p.pase.clone(), &net, spraying);
+            boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Fastpass => {
             let q = Fastpass::queue(&p.fastpass);

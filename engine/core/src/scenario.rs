@@ -34,11 +34,14 @@ pub enum ProtocolName {
     /// L2DCT: DCTCP weighted by bytes sent, least attained service first
     /// (section 9).
     L2dct,
+    /// PASE: arbitrated priority queues and reference rates, DCTCP-like
+    /// end hosts (section 7).
+    Pase,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 9] = [
+    pub const ALL: [ProtocolName; 10] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -48,6 +51,7 @@ impl ProtocolName {
         ProtocolName::Fastpass,
         ProtocolName::D2tcp,
         ProtocolName::L2dct,
+        ProtocolName::Pase,
     ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -61,6 +65,7 @@ impl ProtocolName {
             ProtocolName::Phost => "phost",
             ProtocolName::D2tcp => "d2tcp",
             ProtocolName::L2dct => "l2dct",
+            ProtocolName::Pase => "pase",
         }
     }
     /// Parses a command-line name.

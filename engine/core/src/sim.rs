@@ -176,10 +176,10 @@ struct Route {
 /// The simulation's route table (see `Simulation::routes`).
 fn route_table(net: &Network) -> (Vec<Route>, Vec<PortId>) {
     let (h, n) = (net.n_hosts as usize, net.nodes.len());
-    let mut routes = Vec::with_capacity((n - h) * h);
+    let mut routes = Vec::with_capacity((n - h) * n);
     let mut ports = Vec::new();
     for node in h..n {
-        for dst in 0..h {
+        for dst in 0..n {
             let hops = net.next_hops(NodeId(node as u32), NodeId(dst as u32));
             if hops.len() == 1 {
                 routes.push(Route { a: hops[0].0, n: 1 });
@@ -263,7 +263,7 @@ pub struct Simulation<P: Protocol> {
     spray: SimRng,
     /// Round-robin spraying pointer per node.
     spray_next: Vec<u32>,
-    /// The next hop per (switch, destination host), indexed like the
+    /// The next hop per (switch, destination node), indexed like the
     /// network's route table: the network's table again, with the port
     /// itself where there is one choice (one load per hop instead of two,
     /// for speed; the choice is the same).
@@ -585,8 +585,8 @@ impl<P: Protocol> Simulation<P> {
     #[inline(always)]
     fn forward(&mut self, node: NodeId, id: PacketId) {
         let p = self.packets.get(id);
-        let h = self.net.n_hosts as usize;
-        let Route { a, n } = self.routes[(node.idx() - h) * h + p.dst.idx()];
+        let (h, nodes) = (self.net.n_hosts as usize, self.net.nodes.len());
+        let Route { a, n } = self.routes[(node.idx() - h) * nodes + p.dst.idx()];
         let port = match n {
             1 => PortId(a),
             0 => panic!("no route from {} to {}", node.0, p.dst.0),

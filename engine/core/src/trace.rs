@@ -33,6 +33,11 @@ pub enum TraceKind {
     LinkRate { port: PortId, rate_bps: f64 },
     /// A control message was sent (kind names it: "probe", "ack", ...).
     Control { flow: FlowId, what: &'static str },
+    /// An arbitration step with the decision it carries (PASE: a request
+    /// decided at an arbitrator, the decision reaching the source, a
+    /// request pruned; delegation reports and updates carry the demand or
+    /// share in `rate_bps`). The browser shows it as a control message.
+    Arbitration { flow: FlowId, what: &'static str, queue: u8, rate_bps: f64 },
 }
 
 impl Serialize for PacketKind {

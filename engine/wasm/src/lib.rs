@@ -49,7 +49,7 @@ pub mod trace_code {
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
-pub const CONTROL_NAMES: [&str; 18] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "other"];
+pub const CONTROL_NAMES: [&str; 25] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "pase_request", "pase_decision", "pase_prune", "pase_delegation_report", "pase_delegation_update", "pase_probe", "pase_release", "other"];
 
 fn kind_code(k: PacketKind) -> f64 {
     match k {
@@ -278,6 +278,12 @@ impl Engine {
                 TraceKind::Control { flow, what } => {
                     let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
                     [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64, 0.0]
+                }
+                // An arbitration step: a control record whose seq column is
+                // the queue decided and whose priority column the rate (bps).
+                TraceKind::Arbitration { flow, what, queue, rate_bps } => {
+                    let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
+                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, queue as f64, 3.0, i as f64, rate_bps]
                 }
             };
             v.extend_from_slice(&rec);

@@ -98,9 +98,11 @@ pub struct Network {
     /// Rate of host access links (all hosts share one rate in every
     /// topology here); the rate loads and ideal FCTs are computed from.
     pub host_rate: Rate,
-    /// Candidate next-hop ports per (switch, destination host): flat table,
-    /// `route_index[(switch - n_hosts) * n_hosts + dst] = (start, count)` into
-    /// `route_ports` (hosts never forward, so they have no rows).
+    /// Candidate next-hop ports per (switch, destination node): flat table,
+    /// `route_index[(switch - n_hosts) * n_nodes + dst] = (start, count)` into
+    /// `route_ports` (hosts never forward, so they have no rows). Destinations
+    /// are hosts and switches: control packets may be addressed to a switch
+    /// (PASE's arbitrators); a switch has no route to itself.
     #[serde(skip)]
     route_index: Vec<(u32, u32)>,
     #[serde(skip)]
@@ -118,11 +120,12 @@ impl Network {
     pub fn nic(&self, h: NodeId) -> PortId {
         self.nodes[h.idx()].ports[0]
     }
-    /// The equal-cost output ports at `node` towards host `dst`.
+    /// The equal-cost output ports at `node` towards node `dst` (a host or
+    /// another switch).
     #[inline]
     pub fn next_hops(&self, node: NodeId, dst: NodeId) -> &[PortId] {
-        let h = self.n_hosts as usize;
-        let (s, c) = self.route_index[(node.idx() - h) * h + dst.idx()];
+        let (h, n) = (self.n_hosts as usize, self.nodes.len());
+        let (s, c) = self.route_index[(node.idx() - h) * n + dst.idx()];
         &self.route_ports[s as usize..(s + c) as usize]
     }
     /// Rack (ToR group) of a host.
@@ -148,12 +151,12 @@ impl Network {
         ports
     }
 
-    /// Fills the route table by breadth-first search from every host: a port
+    /// Fills the route table by breadth-first search from every node: a port
     /// is a next hop towards `dst` when it leads one hop closer.
     fn compute_routes(&mut self) {
         let n = self.nodes.len();
         let h = self.n_hosts as usize;
-        self.route_index = vec![(0, 0); (n - h) * h];
+        self.route_index = vec![(0, 0); (n - h) * n];
         self.route_ports.clear();
         let mut dist = vec![u32::MAX; n];
         let mut frontier = Vec::new();
@@ -161,7 +164,7 @@ impl Network {
         // host) are stored once, so the table stays small enough to cache.
         let mut seen: std::collections::BTreeMap<Vec<PortId>, u32> = Default::default();
         let mut cands: Vec<PortId> = Vec::new();
-        for dst in 0..h {
+        for dst in 0..n {
             dist.iter_mut().for_each(|d| *d = u32::MAX);
             dist[dst] = 0;
             frontier.clear();
@@ -195,7 +198,7 @@ impl Network {
                     self.route_ports.extend_from_slice(&cands);
                     s
                 });
-                self.route_index[(node - h) * h + dst] = (start, cands.len() as u32);
+                self.route_index[(node - h) * n + dst] = (start, cands.len() as u32);
             }
         }
     }

@@ -18,6 +18,7 @@
 pub mod fastpass;
 pub mod ideal;
 pub mod params;
+pub mod pase;
 pub mod phost;
 pub mod rcp;
 pub mod scoreboard;

@@ -32,6 +32,9 @@ pub struct ProtocolParams {
     /// L2DCT.
     #[serde(default)]
     pub l2dct: L2dctParams,
+    /// PASE.
+    #[serde(default)]
+    pub pase: PaseParams,
 }
 
 macro_rules! defaults {
@@ -75,6 +78,11 @@ defaults! {
     d_w_max: f64 = 2.5;
     d_w_full: u64 = 200 * 1460;
     d_w_floor: u64 = 1000 * 1460;
+    d_one: f64 = 1.0;
+    d_pase_expiry: f64 = 3.0;
+    d_pase_deleg: f64 = 4.0;
+    d_pase_reserve: f64 = 0.1;
+    d_pase_top: u32 = 2;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -506,6 +514,172 @@ impl FastpassParams {
     }
 }
 
+
+/// Which flows an arbitrator ranks as more critical (PROTOCOLS.md section 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaseCriticality {
+    /// Shortest remaining size first (the PASE paper's default, to minimize
+    /// flow completion times). Ties: the earlier flow.
+    #[default]
+    Srpt,
+    /// Earliest deadline first; flows without a deadline come after every
+    /// flow with one, among themselves by remaining size.
+    Edf,
+}
+
+/// How the queue index ceil(ADH / C) is read (PROTOCOLS.md section 7). The
+/// PASE paper numbers its queues from 1 (the top queue), so a flow with
+/// 0 < ADH <= C, which still receives a share of the link, lands in the top
+/// queue; read 0-based, the same formula puts it in the second queue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaseQueueNumbering {
+    /// Queue = max(ceil(ADH / C), 1) - 1 (sub-queue 0 is the paper's queue 1):
+    /// every flow with ADH <= C is in the top queue.
+    #[default]
+    OneBased,
+    /// Queue = ceil(ADH / C): only flows with ADH = 0 are in the top queue.
+    ZeroBased,
+}
+
+/// How a PASE end host sets its window (PROTOCOLS.md section 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaseRateControl {
+    /// PASE's own: reference rate in the top queue, base rate growing by
+    /// 1/cwnd per ACK in intermediate queues, probes in the lowest; DCTCP's
+    /// cut on ECN marks in all of them.
+    #[default]
+    Pase,
+    /// PASE-DCTCP: arbitrated queues, plain DCTCP windows.
+    Dctcp,
+}
+
+/// PASE (PROTOCOLS.md section 7; Munir et al., "Friends, not Foes:
+/// Synthesizing Existing Transport Strategies for Data Center Networks",
+/// SIGCOMM 2014): arbitrators per link decide each flow's priority queue
+/// and reference rate, strict-priority switch queues with per-queue ECN
+/// enforce the order, DCTCP-like end hosts adjust around the reference
+/// rate. The DCTCP parts default to DCTCP's (pFabric Table 1); the testbed
+/// scenario sets its 100-packet queues and K = 20 packets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaseParams {
+    /// Buffer of every port, bytes, shared by its queues. As DCTCP: 225 KB.
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Marking threshold K of every sub-queue, bytes of that sub-queue. As
+    /// DCTCP: 22.5 KB.
+    #[serde(default = "d_k")]
+    pub ecn_threshold_bytes: u64,
+    /// Weight g of the alpha estimator. DCTCP paper: 1/16.
+    #[serde(default = "d_g")]
+    pub g: f64,
+    /// Alpha at flow start (RFC 8257 and Linux DCTCP: 1).
+    #[serde(default = "d_alpha1")]
+    pub initial_alpha: f64,
+    /// Initial window, packets, of PASE-DCTCP (PASE's own rate control
+    /// starts from the arbitration's decision instead). As DCTCP: 12.
+    #[serde(default = "d_cwnd12")]
+    pub init_cwnd: u32,
+    /// Minimum retransmission timeout, microseconds. As DCTCP: 200 us.
+    #[serde(default = "d_rto200")]
+    pub min_rto_us: f64,
+    /// Maximum retransmission timeout after backoff, microseconds.
+    #[serde(default = "d_max_rto")]
+    pub max_rto_us: f64,
+    /// Duplicate ACKs that trigger fast retransmit.
+    #[serde(default = "d_dup3")]
+    pub dupack_threshold: u32,
+    /// Number of strict-priority queues per port, 1 to 8 (the paper: 8
+    /// commodity queues; 4 are almost as good).
+    #[serde(default = "d_queues8")]
+    pub queues: u32,
+    /// Criticality order of the arbitrators' flow lists.
+    #[serde(default)]
+    pub criticality: PaseCriticality,
+    /// How ceil(ADH / C) maps to a sub-queue (a choice: see the type).
+    #[serde(default)]
+    pub queue_numbering: PaseQueueNumbering,
+    /// End-host rate control: PASE's or plain DCTCP (PASE-DCTCP).
+    #[serde(default)]
+    pub rate_control: PaseRateControl,
+    /// Only the endpoints arbitrate (their access links); nothing goes to
+    /// the switches' arbitrators (the paper's local-only variant).
+    #[serde(default)]
+    pub local_only: bool,
+    /// Early pruning: an arbitration request goes further up only while the
+    /// flow is in one of the top `pruning_queues` queues.
+    #[serde(default = "d_true")]
+    pub early_pruning: bool,
+    /// How many top queues count as "top" for early pruning (a choice: the
+    /// paper says the flows mapped to the top queues). Default 2.
+    #[serde(default = "d_pase_top")]
+    pub pruning_queues: u32,
+    /// Delegation: each switch-arbitrated link hands shares of its capacity
+    /// to the arbitrators one level below, which arbitrate against them
+    /// (virtual links) without asking the switch.
+    #[serde(default = "d_true")]
+    pub delegation: bool,
+    /// Re-apportioning period of delegated shares, in base RTTs of the
+    /// network (a choice: the paper says periodically). Default 4.
+    #[serde(default = "d_pase_deleg")]
+    pub delegation_interval_rtts: f64,
+    /// Fraction of a delegated link split equally among its children; the
+    /// rest goes in proportion to their reported demand (a choice, so that
+    /// a child with no demand can still admit a new flow). Default 0.1.
+    #[serde(default = "d_pase_reserve")]
+    pub delegation_reserve: f64,
+    /// Period of a flow's arbitration updates, in its base RTTs (PROTOCOLS.md
+    /// section 7: about once per RTT). Default 1.
+    #[serde(default = "d_one")]
+    pub update_interval_rtts: f64,
+    /// A switch arbitrator forgets a flow not refreshed for this many update
+    /// periods (soft state: pruned flows stop refreshing). Default 3.
+    #[serde(default = "d_pase_expiry")]
+    pub expiry_updates: f64,
+    /// Period of the header-only probes of a flow in the lowest queue, in its
+    /// base RTTs (section 7: once per RTT). Default 1.
+    #[serde(default = "d_one")]
+    pub probe_interval_rtts: f64,
+    /// A flow's demand is min(line rate, remaining bytes / base RTT) (true),
+    /// or the line rate (false). A choice: the paper lets a flow state its
+    /// demand.
+    #[serde(default = "d_true")]
+    pub demand_capped_by_remaining: bool,
+}
+impl Default for PaseParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+impl PaseParams {
+    /// The DCTCP settings PASE's end hosts run with (its first eight fields).
+    pub fn dctcp_part(&self) -> DctcpParams {
+        dctcp_part!(self)
+    }
+    fn validate(&self) -> Result<(), String> {
+        dctcp_like("pase", &self.dctcp_part())?;
+        if !(1..=8).contains(&self.queues) {
+            return Err(format!("params.pase.queues: must be 1 to 8 (commodity switches have at most 8 queues), got {}", self.queues));
+        }
+        if !(1..=self.queues).contains(&self.pruning_queues) {
+            return Err(format!("params.pase.pruning_queues: must be 1 to queues ({}), got {}", self.queues, self.pruning_queues));
+        }
+        positive("pase.delegation_interval_rtts", self.delegation_interval_rtts)?;
+        if !(0.0..=1.0).contains(&self.delegation_reserve) {
+            return Err(format!("params.pase.delegation_reserve: must be in [0, 1], got {}", self.delegation_reserve));
+        }
+        positive("pase.update_interval_rtts", self.update_interval_rtts)?;
+        if !(self.expiry_updates.is_finite() && self.expiry_updates >= 1.0) {
+            return Err(format!("params.pase.expiry_updates: must be a number >= 1 (an arbitrator must not forget a flow between two of its updates), got {}", self.expiry_updates));
+        }
+        positive("pase.probe_interval_rtts", self.probe_interval_rtts)?;
+        Ok(())
+    }
+}
+
 fn non_negative(field: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v >= 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a number >= 0, got {v}")) }
 }
@@ -594,6 +768,7 @@ impl ProtocolParams {
         positive("phost.downgrade_mtu", h.downgrade_mtu)?;
         positive("phost.receiver_timeout_mtu", h.receiver_timeout_mtu)?;
         positive("phost.rts_timeout_us", h.rts_timeout_us)?;
+        self.pase.validate()?;
         Ok(())
     }
 }

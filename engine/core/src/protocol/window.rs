@@ -12,7 +12,7 @@
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
-use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams, TcpParams};
+use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams, PaseParams, PaseRateControl, TcpParams};
 use crate::trace::TraceKind;
 use super::scoreboard::Scoreboard;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MSS};
@@ -36,13 +36,31 @@ pub enum RateControl {
     /// b = alpha^w_c and whose congestion-avoidance increase is w_c / w_max
     /// per round trip, w_c falling with the bytes sent ([`l2dct_weight`]).
     L2dct,
+    /// PASE's end hosts (PASE paper section 3.2, PROTOCOLS.md section 7):
+    /// DCTCP's cut on marks; the window otherwise follows the arbitrated
+    /// queue ([`PaseMode`], set by `protocol/pase.rs`).
+    Pase,
+}
+
+/// Where PASE's arbitration put a flow, as its sender's window sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PaseMode {
+    /// The top queue: the window is the reference rate times the RTT
+    /// (set by the arbitration, not grown per ACK).
+    #[default]
+    Top,
+    /// An intermediate queue: from 1 packet, + 1/cwnd per ACK.
+    Middle,
+    /// The lowest queue: 1 packet, and a header-only probe once per probe
+    /// interval where a timeout would retransmit.
+    Lowest,
 }
 
 impl RateControl {
     /// DCTCP and its descendants: ECN-capable, alpha per window, cut once
     /// per window on marks, no growth on a marked ACK.
     pub fn is_dctcp_family(self) -> bool {
-        matches!(self, RateControl::Dctcp | RateControl::D2tcp | RateControl::L2dct)
+        matches!(self, RateControl::Dctcp | RateControl::D2tcp | RateControl::L2dct | RateControl::Pase)
     }
 }
 
@@ -146,6 +164,16 @@ impl WindowConfig {
             ..Self::dctcp_like(RateControl::L2dct, &p.dctcp_part(), spraying)
         }
     }
+    /// PASE's end hosts: DCTCP's settings from PASE's parameters, with
+    /// PASE's window rules ([`RateControl::Pase`]) or, for PASE-DCTCP,
+    /// plain DCTCP's.
+    pub fn pase(p: &PaseParams, spraying: bool) -> Self {
+        let control = match p.rate_control {
+            PaseRateControl::Pase => RateControl::Pase,
+            PaseRateControl::Dctcp => RateControl::Dctcp,
+        };
+        Self::dctcp_like(control, &p.dctcp_part(), spraying)
+    }
     /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's parameters.
     fn dctcp_like(control: RateControl, p: &DctcpParams, spraying: bool) -> Self {
         WindowConfig {
@@ -247,6 +275,16 @@ pub struct Sender {
     pub timeouts_in_row: u32,
     /// pFabric probe mode.
     pub probe_mode: bool,
+    /// Sub-queue of its data packets (PASE's arbitrated queue; 0 otherwise).
+    pub class: u8,
+    /// PASE: the arbitrated queue as the window sees it.
+    pub mode: PaseMode,
+    /// PASE: period of the lowest queue's probes.
+    pub probe_interval: SimTime,
+    /// PASE: header-only probes sent.
+    pub probes_sent: u32,
+    /// PASE: data retransmissions started by a timeout.
+    pub timeout_retransmissions: u32,
     /// Absolute deadline (arrival + the flow's deadline), `NEVER` without
     /// one; D2TCP reads it.
     deadline: SimTime,
@@ -304,7 +342,7 @@ impl WindowTransport {
         WindowTransport { cfg, senders: Vec::new(), receivers: Vec::new() }
     }
 
-    fn on_ack(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<FlowId>) {
+    fn on_ack<T: From<FlowId>>(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
         if s.sb.done() {
@@ -379,7 +417,10 @@ impl WindowTransport {
         }
         // Window growth: slow start below ssthresh, then one packet per
         // window (L2DCT: k = w_c / w_max packets per window, section IV).
-        if newly > 0 && !s.in_recovery && !(h.ece && dctcp_family) {
+        // PASE: only intermediate queues grow (section 3.2); the top queue
+        // holds the reference rate's window, the lowest one packet.
+        let grows = cfg.control != RateControl::Pase || s.mode == PaseMode::Middle;
+        if newly > 0 && !s.in_recovery && !(h.ece && dctcp_family) && grows {
             let k = if cfg.control == RateControl::L2dct { l2dct_weight(cfg, s.bytes_sent()) / cfg.max_weight } else { 1.0 };
             for _ in 0..newly {
                 s.cwnd += if s.cwnd < s.ssthresh { 1.0 } else { k / s.cwnd };
@@ -393,7 +434,7 @@ impl WindowTransport {
     }
 
     /// Sends while the pipe is below the window.
-    fn send_window(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
+    pub fn send_window<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
         if s.sb.done() || s.probe_mode {
@@ -409,6 +450,7 @@ impl WindowTransport {
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, data_packet_wire_size(s.size, seq));
             p.sent_at = io.now;
             p.ecn.capable = cfg.ecn;
+            p.class = s.class;
             if cfg.prioritized {
                 // pFabric: remaining un-ACKed, un-SACKed bytes (the ns-2
                 // code's `set_prio`, PROTOCOLS.md section 3).
@@ -423,9 +465,29 @@ impl WindowTransport {
         s.arm(io, flow);
     }
 
-    fn on_timeout(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
+    fn on_timeout<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let s = &mut self.senders[flow.idx()];
+        if cfg.control == RateControl::Pase && s.mode == PaseMode::Lowest {
+            // PASE (section 3.2): in the lowest queue packets may wait long
+            // behind higher queues; instead of retransmitting, send a
+            // header-only probe once per probe interval (its ACK restarts
+            // the clock). Data are retransmitted again once the flow leaves
+            // the lowest queue (its timeout then fires as usual).
+            let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.sb.snd_una, HEADER);
+            p.class = s.class;
+            p.sent_at = io.now;
+            p.header = Header::Window(WindowHeader::default());
+            io.send(p);
+            s.probes_sent += 1;
+            io.trace(|| TraceKind::Control { flow, what: "pase_probe" });
+            s.rto_deadline = io.now + s.probe_interval;
+            s.arm(io, flow);
+            return;
+        }
+        if s.sb.in_flight > 0 {
+            s.timeout_retransmissions += 1;
+        }
         s.timeouts_in_row += 1;
         s.ssthresh = (s.cwnd / 2.0).max(2.0);
         s.cwnd = 1.0;
@@ -481,6 +543,11 @@ impl Sender {
             cwr_end: 0,
             timeouts_in_row: 0,
             probe_mode: false,
+            class: 0,
+            mode: PaseMode::Top,
+            probe_interval: SimTime::NEVER,
+            probes_sent: 0,
+            timeout_retransmissions: 0,
             deadline: f.deadline.map_or(SimTime::NEVER, |d| f.arrival + d),
         }
     }
@@ -506,38 +573,27 @@ impl Sender {
 
     /// Keeps one timer event pending at or before the deadline (a lazy
     /// timer: moving the deadline later costs nothing until it fires).
-    fn arm(&mut self, io: &mut Io<FlowId>, flow: FlowId) {
+    fn arm<T: From<FlowId>>(&mut self, io: &mut Io<T>, flow: FlowId) {
         if self.sb.done() || self.rto_deadline == SimTime::NEVER {
             return;
         }
         if self.armed_at.is_none_or(|a| self.rto_deadline < a) {
             self.armed_at = Some(self.rto_deadline);
-            io.set_timer(self.rto_deadline, flow);
+            io.set_timer(self.rto_deadline, T::from(flow));
         }
     }
 }
 
-impl Protocol for WindowTransport {
-    type Timer = FlowId;
-
-    fn name(&self) -> &'static str {
-        match self.cfg.control {
-            RateControl::NewReno => "tcp",
-            RateControl::Dctcp => "dctcp",
-            RateControl::PFabric => "pfabric",
-            RateControl::D2tcp => "d2tcp",
-            RateControl::L2dct => "l2dct",
-        }
-    }
-
-    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<FlowId>) {
+impl WindowTransport {
+    /// Starts a flow's sender and receiver (without sending: see
+    /// [`WindowTransport::send_window`]).
+    pub fn add_flow(&mut self, f: &FlowSpec) {
         debug_assert_eq!(f.id.idx(), self.senders.len());
         self.senders.push(Sender::new(f, &self.cfg));
         self.receivers.push(Receiver::new(f.size));
-        self.send_window(f.id, io);
     }
-
-    fn on_packet(&mut self, p: Packet, io: &mut Io<FlowId>) {
+    /// A data packet, probe or ACK of a window transport reached its host.
+    pub fn handle_packet<T: From<FlowId>>(&mut self, p: Packet, io: &mut Io<T>) {
         let Header::Window(h) = p.header else { return };
         match p.kind {
             PacketKind::Ack => self.on_ack(p.flow, h, p.sent_at, io),
@@ -559,8 +615,8 @@ impl Protocol for WindowTransport {
             PacketKind::Control => {}
         }
     }
-
-    fn on_timer(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
+    /// A flow's retransmission timer fired.
+    pub fn handle_timer<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let s = &mut self.senders[flow.idx()];
         if s.sb.done() || s.armed_at != Some(io.now) {
             return; // finished, or a stale timer superseded by an earlier one
@@ -571,6 +627,58 @@ impl Protocol for WindowTransport {
             return;
         }
         self.on_timeout(flow, io);
+    }
+    /// True when the receiver of `flow` holds every packet.
+    pub fn receiver_done(&self, flow: FlowId) -> bool {
+        self.receivers[flow.idx()].count == self.receivers[flow.idx()].n
+    }
+}
+
+impl Sender {
+    /// True once every packet is acknowledged.
+    pub fn done(&self) -> bool {
+        self.sb.done()
+    }
+    /// Payload bytes not yet acknowledged.
+    pub fn remaining_bytes(&self) -> u64 {
+        self.sb.remaining_bytes()
+    }
+    /// Sets the window, in packets, keeping slow start off (PASE).
+    pub fn set_window(&mut self, cwnd: f64) {
+        self.cwnd = cwnd.max(1.0);
+        self.ssthresh = self.cwnd;
+    }
+    /// The smoothed RTT estimate (zero before the first sample).
+    pub fn srtt(&self) -> SimTime {
+        SimTime::from_ps(self.srtt_ps as u64)
+    }
+}
+
+impl Protocol for WindowTransport {
+    type Timer = FlowId;
+
+    fn name(&self) -> &'static str {
+        match self.cfg.control {
+            RateControl::NewReno => "tcp",
+            RateControl::Dctcp => "dctcp",
+            RateControl::PFabric => "pfabric",
+            RateControl::D2tcp => "d2tcp",
+            RateControl::L2dct => "l2dct",
+            RateControl::Pase => "pase",
+        }
+    }
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<FlowId>) {
+        self.add_flow(f);
+        self.send_window(f.id, io);
+    }
+
+    fn on_packet(&mut self, p: Packet, io: &mut Io<FlowId>) {
+        self.handle_packet(p, io);
+    }
+
+    fn on_timer(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
+        self.handle_timer(flow, io);
     }
 }
 

@@ -1,0 +1,839 @@
+//! PASE (Munir et al., "Friends, not Foes: Synthesizing Existing Transport
+//! Strategies for Data Center Networks", SIGCOMM 2014; PROTOCOLS.md
+//! section 7): arbitration decides each flow's priority queue and reference
+//! rate, commodity strict-priority queues enforce the order in the network,
+//! and DCTCP-like end hosts adjust around the reference rate.
+//!
+//! * **Arbitration rule** ([`arbitrate`], PASE section 3.1, Algorithm 1):
+//!   on a link of capacity C, ADH is the summed demand of the flows more
+//!   critical than this one; if ADH < C the reference rate is
+//!   min(demand, C - ADH), else the base rate (one packet per RTT); the
+//!   queue is ceil(ADH / C), capped at the lowest queue. The paper numbers
+//!   its queues from 1, so its formula puts every flow with ADH <= C in the
+//!   top queue; [`PaseQueueNumbering`] exposes the 0-based reading. Along
+//!   its path a flow takes the largest queue index and the smallest rate.
+//! * **Arbitrators** (section 3.1, "arbitration control plane"): one per
+//!   link direction ([`Arbitrator`], a list sorted by criticality: SRPT by
+//!   remaining bytes, or EDF, [`PaseCriticality`]). A host arbitrates its
+//!   uplink (the source) and its downlink (the destination); links above
+//!   the ToR are arbitrated at the switch that owns the output port.
+//! * **Bottom-up, as real messages**: the source decides its uplink at once
+//!   (and starts with that decision), then sends a 40-B request (sub-queue 0)
+//!   to the destination, which decides the downlink, so intra-rack flows
+//!   need nobody else; the request then visits the switch arbitrators of
+//!   the path level by level (ToR links before aggregation-core links), each
+//!   adding its decision, and the last one answers the source. Requests
+//!   repeat every `update_interval_rtts` base RTTs with the flow's remaining
+//!   (un-ACKed) bytes. A finished flow is removed at once by its endpoints
+//!   and by a release message to each switch arbitrator it reached; switch
+//!   arbitrators also forget flows not refreshed for `expiry_updates`
+//!   update periods (soft state, for flows pruned below them).
+//! * **Early pruning** (section 3.1, "optimizations"): a request goes
+//!   further up only while its decision so far is in one of the top
+//!   `pruning_queues` queues; otherwise the arbitrator where it stops
+//!   answers the source.
+//! * **Delegation** (section 3.1, "optimizations"): a switch-arbitrated link
+//!   hands each child arbitrator (the arbitrators one level below it, of
+//!   the links feeding it or fed by it) a share of its capacity; the child
+//!   arbitrates the flows it sees against that virtual link, so the
+//!   request never goes to the switch. Every `delegation_interval_rtts`
+//!   each child with a changed demand reports it to the parent, which
+//!   re-apportions: `delegation_reserve` of the capacity split equally,
+//!   the rest in proportion to demand, and sends the children whose share
+//!   changed their new share.
+//! * **End hosts** (section 3.2): [`RateControl::Pase`] in `window.rs`:
+//!   DCTCP's cut on ECN marks; in the top queue the window is the reference
+//!   rate times the base RTT; entering an intermediate queue the window is 1
+//!   and grows by 1/cwnd per ACK; in the lowest queue it is 1 and a timeout
+//!   sends a header-only probe once per probe interval instead of
+//!   retransmitting. Data carry the queue in the packet's `class`.
+//!   PASE-DCTCP (`rate_control: dctcp`) keeps the queues and runs plain
+//!   DCTCP windows.
+//! * **Switches**: `strict_priority(queues)` with per-queue ECN at K.
+//!
+//! Choices where the paper is open are parameters (`PaseParams`) and are
+//! listed in `engine/ARCHITECTURE.md`.
+
+use super::window::{PaseMode, WindowConfig, WindowTransport};
+use super::{Io, Protocol};
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::net::{Network, PortRole};
+use crate::packet::{Header, Packet, PacketKind, PaseHeader, PaseMsg};
+use crate::protocol::params::{PaseCriticality, PaseParams, PaseQueueNumbering, PaseRateControl};
+use crate::queue::{Queue, StrictPriority};
+use crate::trace::TraceKind;
+use crate::units::{SimTime, HEADER, MTU};
+use crate::workload::FlowSpec;
+use std::collections::BTreeMap;
+
+/// A flow's priority queue (0 is the top) and reference rate on a link.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// Sub-queue index, 0 served first.
+    pub queue: u8,
+    /// Reference rate, bits per second.
+    pub rate_bps: f64,
+}
+
+impl Decision {
+    /// The decision along a path so far: the largest queue index and the
+    /// smallest rate (PASE section 3.1).
+    pub fn combine(self, other: Decision) -> Decision {
+        Decision { queue: self.queue.max(other.queue), rate_bps: self.rate_bps.min(other.rate_bps) }
+    }
+    /// The identity of [`Decision::combine`].
+    pub const NONE: Decision = Decision { queue: 0, rate_bps: f64::INFINITY };
+}
+
+/// The arbitration rule of one flow on one link (PASE section 3.1,
+/// Algorithm 1; PROTOCOLS.md section 7): `adh` is the summed demand of the
+/// more critical flows on a link of `capacity`, all in bits per second.
+pub fn arbitrate(adh: f64, demand: f64, capacity: f64, base_rate: f64, queues: u8, numbering: PaseQueueNumbering) -> Decision {
+    let rate_bps = if adh < capacity { demand.min(capacity - adh) } else { base_rate };
+    let k = (adh / capacity).ceil().max(0.0);
+    let k = match numbering {
+        PaseQueueNumbering::OneBased => k.max(1.0) - 1.0,
+        PaseQueueNumbering::ZeroBased => k,
+    };
+    let lowest = queues.max(1) - 1;
+    Decision { queue: k.min(lowest as f64) as u8, rate_bps }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: (u64, u64, u32),
+    flow: FlowId,
+    demand: f64,
+    expires: SimTime,
+}
+
+/// One link's arbitrator: its flows sorted by criticality, most critical
+/// first, each with its demand (PASE section 3.1).
+#[derive(Clone, Debug)]
+pub struct Arbitrator {
+    /// The capacity it arbitrates, bits per second (the link's, or the
+    /// share a parent delegated).
+    pub capacity: f64,
+    entries: Vec<Entry>,
+}
+
+impl Arbitrator {
+    /// An empty arbitrator of `capacity` bits per second.
+    pub fn new(capacity: f64) -> Self {
+        Arbitrator { capacity, entries: Vec::new() }
+    }
+    /// Adds or moves `flow` with criticality `key` (smaller is more
+    /// critical) and `demand`; it is forgotten after `expires`.
+    pub fn update(&mut self, flow: FlowId, key: (u64, u64, u32), demand: f64, expires: SimTime) {
+        self.remove(flow);
+        let at = self.entries.partition_point(|e| e.key < key);
+        self.entries.insert(at, Entry { key, flow, demand, expires });
+    }
+    /// Forgets `flow`; true if it was there.
+    pub fn remove(&mut self, flow: FlowId) -> bool {
+        match self.entries.iter().position(|e| e.flow == flow) {
+            Some(i) => {
+                self.entries.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+    /// Forgets the flows whose entries expired before `now`.
+    pub fn expire(&mut self, now: SimTime) {
+        self.entries.retain(|e| e.expires >= now);
+    }
+    /// The decision for `flow` (which must be present).
+    pub fn decide(&self, flow: FlowId, base_rate: f64, queues: u8, numbering: PaseQueueNumbering) -> Decision {
+        let mut adh = 0.0;
+        for e in &self.entries {
+            if e.flow == flow {
+                return arbitrate(adh, e.demand, self.capacity, base_rate, queues, numbering);
+            }
+            adh += e.demand;
+        }
+        panic!("flow {} is not at this arbitrator", flow.0)
+    }
+    /// Every flow's decision, most critical first.
+    pub fn decisions(&self, base_rate: f64, queues: u8, numbering: PaseQueueNumbering) -> Vec<(FlowId, Decision)> {
+        let mut adh = 0.0;
+        self.entries
+            .iter()
+            .map(|e| {
+                let d = arbitrate(adh, e.demand, self.capacity, base_rate, queues, numbering);
+                adh += e.demand;
+                (e.flow, d)
+            })
+            .collect()
+    }
+    /// Summed demand of its flows, bits per second.
+    pub fn demand(&self) -> f64 {
+        self.entries.iter().map(|e| e.demand).sum()
+    }
+    /// Number of flows.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    /// True without flows.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    /// True when `flow` is in the list.
+    pub fn contains(&self, flow: FlowId) -> bool {
+        self.entries.iter().any(|e| e.flow == flow)
+    }
+}
+
+/// A link a stop arbitrates: a real one, or a parent's link delegated to
+/// the child arbitrator of `child` (a virtual link).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LinkRef {
+    /// The link fed by this port, arbitrated with its full capacity.
+    Real(PortId),
+    /// Parent port `.0`, arbitrated at the child `.1`'s arbitrator against
+    /// the share `.0` delegated to it.
+    Virtual(PortId, PortId),
+}
+
+/// One arbitrator location a flow's request visits, with the links it
+/// decides there.
+#[derive(Clone, Debug)]
+pub struct Stop {
+    /// Where the arbitrators sit (a host or a switch).
+    pub node: NodeId,
+    /// The links decided there.
+    pub links: Vec<LinkRef>,
+}
+
+/// A child's view of a link delegated to it.
+#[derive(Clone, Debug)]
+pub struct VirtualLink {
+    /// The arbitrator of the share (its capacity is the share).
+    pub arb: Arbitrator,
+    reported: f64,
+    timer_armed: bool,
+}
+
+/// Counts of PASE's control messages (read by the tests).
+#[derive(Clone, Debug, Default)]
+pub struct PaseStats {
+    /// Requests that reached an arbitrator over the network.
+    pub requests: u64,
+    /// Decisions that reached a source.
+    pub responses: u64,
+    /// Requests stopped by early pruning.
+    pub pruned: u64,
+    /// Release messages processed at switches.
+    pub releases: u64,
+    /// Delegation reports processed by parents.
+    pub delegation_reports: u64,
+    /// Delegation updates processed by children.
+    pub delegation_updates: u64,
+    /// Arbitration messages processed per node (requests, releases,
+    /// delegation reports and updates; responses are not arbitration).
+    pub processed_at: Vec<u64>,
+    /// Requests processed per (switch-arbitrated) port and flow, flattened:
+    /// for each request at a real link above the ToR, (port, flow).
+    pub switch_requests: Vec<(PortId, FlowId)>,
+}
+
+impl PaseStats {
+    /// Arbitration messages processed anywhere.
+    pub fn messages(&self) -> u64 {
+        self.processed_at.iter().sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct FlowState {
+    src: NodeId,
+    chain: Vec<Stop>,
+    rtt: SimTime,
+    nic_bps: f64,
+    deadline_us: u32,
+    demand: f64,
+    /// Highest stop the last response came from (releases go up to it).
+    reached: u8,
+    sender_done: bool,
+    receiver_done: bool,
+}
+
+/// PASE timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaseTimer {
+    /// A flow's retransmission (or probe) timer.
+    Rto(FlowId),
+    /// A flow's next arbitration update.
+    Update(FlowId),
+    /// A child's delegated share of parent `.0` at child `.1`: report demand.
+    Delegation(PortId, PortId),
+}
+
+impl From<FlowId> for PaseTimer {
+    fn from(f: FlowId) -> Self {
+        PaseTimer::Rto(f)
+    }
+}
+
+/// PASE as one [`Protocol`]: the end hosts (a window transport with PASE's
+/// rate control) and every arbitrator.
+pub struct Pase {
+    p: PaseParams,
+    /// The end hosts' senders and receivers.
+    pub win: WindowTransport,
+    /// Each port's link arbitrator.
+    pub arbs: Vec<Arbitrator>,
+    /// Delegated shares, by (parent, child).
+    pub virtual_links: BTreeMap<(PortId, PortId), VirtualLink>,
+    /// Parents' latest reported demands per child.
+    parent_demand: BTreeMap<(PortId, PortId), f64>,
+    /// Parents' current shares per child.
+    parent_share: BTreeMap<(PortId, PortId), f64>,
+    level: Vec<u8>,
+    up: Vec<bool>,
+    loc: Vec<NodeId>,
+    children: Vec<Vec<PortId>>,
+    flows: Vec<FlowState>,
+    delegation_interval: SimTime,
+    /// Message counts.
+    pub stats: PaseStats,
+    /// Virtual links whose report timer must be armed (set while deciding).
+    pending_timers: Vec<(PortId, PortId)>,
+    net: Network,
+}
+
+/// Base RTT of the path from `src` to `dst`: a full packet out, a header
+/// back, every hop's serialization and delay.
+fn base_rtt(net: &Network, src: NodeId, dst: NodeId) -> SimTime {
+    let way = |a: NodeId, b: NodeId, bytes: u64| {
+        net.path(a, b).iter().fold(SimTime::ZERO, |t, q| {
+            let s = &net.ports[q.idx()];
+            t + s.rate.serialization(bytes) + s.delay
+        })
+    };
+    way(src, dst, MTU as u64) + way(dst, src, HEADER as u64)
+}
+
+impl Pase {
+    /// The ports' queue: `strict_priority(queues)`, per-queue ECN at K.
+    pub fn queue(p: &PaseParams) -> Queue {
+        Queue::StrictPriority(StrictPriority::new(p.queues as usize, p.buffer_bytes, Some(p.ecn_threshold_bytes)))
+    }
+
+    /// PASE over `net`.
+    pub fn new(p: PaseParams, net: &Network, spraying: bool) -> Self {
+        let n = net.nodes.len();
+        // Depth of every node above the hosts (hosts 0, ToRs 1, ...).
+        let mut depth = vec![u32::MAX; n];
+        let mut frontier: Vec<usize> = (0..net.n_hosts as usize).collect();
+        for &h in &frontier {
+            depth[h] = 0;
+        }
+        let mut i = 0;
+        while i < frontier.len() {
+            let u = frontier[i];
+            i += 1;
+            for q in &net.nodes[u].ports {
+                let v = net.ports[q.idx()].peer.idx();
+                if depth[v] == u32::MAX {
+                    depth[v] = depth[u] + 1;
+                    frontier.push(v);
+                }
+            }
+        }
+        let np = net.ports.len();
+        let mut level = vec![0u8; np];
+        let mut up = vec![false; np];
+        let mut loc = vec![NodeId(0); np];
+        for (i, s) in net.ports.iter().enumerate() {
+            level[i] = depth[s.node.idx()].min(depth[s.peer.idx()]) as u8;
+            up[i] = matches!(s.role, PortRole::HostNic | PortRole::Up);
+            loc[i] = if net.is_host(s.peer) { s.peer } else { s.node };
+        }
+        // A link's children: the links one level below that feed it (up) or
+        // that it feeds (down).
+        let mut children = vec![Vec::new(); np];
+        for (i, s) in net.ports.iter().enumerate() {
+            if level[i] == 0 {
+                continue;
+            }
+            for (j, c) in net.ports.iter().enumerate() {
+                let feeds = if up[i] { up[j] && c.peer == s.node } else { !up[j] && c.node == s.peer };
+                if feeds && level[j] + 1 == level[i] {
+                    children[i].push(PortId(j as u32));
+                }
+            }
+        }
+        let arbs = net.ports.iter().map(|s| Arbitrator::new(s.rate.bps() as f64)).collect();
+        let last = NodeId(net.n_hosts - 1);
+        let delegation_interval = SimTime::from_ps((base_rtt(net, NodeId(0), last).ps() as f64 * p.delegation_interval_rtts) as u64);
+        Pase {
+            win: WindowTransport::new(WindowConfig::pase(&p, spraying)),
+            arbs,
+            virtual_links: BTreeMap::new(),
+            parent_demand: BTreeMap::new(),
+            parent_share: BTreeMap::new(),
+            level,
+            up,
+            loc,
+            children,
+            flows: Vec::new(),
+            delegation_interval,
+            stats: PaseStats { processed_at: vec![0; n], ..Default::default() },
+            pending_timers: Vec::new(),
+            net: net.clone(),
+            p,
+        }
+    }
+
+    /// The stops of a flow's arbitration, bottom-up: the source, the
+    /// destination, then the switch arbitrators by level.
+    pub fn chain(&self, src: NodeId, dst: NodeId) -> Vec<Stop> {
+        let path = self.net.path(src, dst);
+        let mut chain = vec![Stop { node: src, links: Vec::new() }, Stop { node: dst, links: Vec::new() }];
+        let mut above: Vec<(u8, usize, NodeId, LinkRef)> = Vec::new();
+        for (i, &q) in path.iter().enumerate() {
+            let lvl = self.level[q.idx()];
+            if lvl == 0 {
+                let k = if self.up[q.idx()] { 0 } else { 1 };
+                chain[k].links.push(LinkRef::Real(q));
+                continue;
+            }
+            if self.p.local_only {
+                continue;
+            }
+            let child = if self.up[q.idx()] { i.checked_sub(1).map(|j| path[j]) } else { path.get(i + 1).copied() };
+            let link = match child {
+                Some(c) if self.p.delegation && self.level[c.idx()] + 1 == lvl => (lvl - 1, self.loc[c.idx()], LinkRef::Virtual(q, c)),
+                _ => (lvl, self.loc[q.idx()], LinkRef::Real(q)),
+            };
+            above.push((link.0, i, link.1, link.2));
+        }
+        above.sort_by_key(|a| (a.0, a.1));
+        for (_, _, node, link) in above {
+            if let Some(s) = chain.iter_mut().find(|s| s.node == node) {
+                s.links.push(link);
+            } else {
+                chain.push(Stop { node, links: vec![link] });
+            }
+        }
+        chain
+    }
+
+    fn key(&self, flow: FlowId, remaining: u64, deadline_us: u32) -> (u64, u64, u32) {
+        match self.p.criticality {
+            PaseCriticality::Srpt => (remaining, 0, flow.0),
+            PaseCriticality::Edf => (deadline_us as u64, remaining, flow.0),
+        }
+    }
+
+    /// Decides every link of stop `stage` of `flow`'s chain.
+    fn decide_stop(&mut self, flow: FlowId, stage: usize, remaining: u64, deadline_us: u32, now: SimTime) -> Decision {
+        let f = &self.flows[flow.idx()];
+        let key = self.key(flow, remaining, deadline_us);
+        let (demand, rtt) = (f.demand, f.rtt);
+        let base_rate = MTU as f64 * 8.0 / rtt.as_secs_f64();
+        let expires = now + SimTime::from_ps((rtt.ps() as f64 * self.p.update_interval_rtts * self.p.expiry_updates) as u64);
+        let (queues, numbering) = (self.p.queues as u8, self.p.queue_numbering);
+        let links = self.flows[flow.idx()].chain[stage].links.clone();
+        let mut d = Decision::NONE;
+        for link in links {
+            let arb = match link {
+                LinkRef::Real(q) => &mut self.arbs[q.idx()],
+                LinkRef::Virtual(parent, child) => {
+                    let share = self.initial_share(parent);
+                    let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink {
+                        arb: Arbitrator::new(share),
+                        reported: 0.0,
+                        timer_armed: false,
+                    });
+                    &mut v.arb
+                }
+            };
+            arb.expire(now);
+            arb.update(flow, key, demand, expires);
+            d = d.combine(arb.decide(flow, base_rate, queues, numbering));
+            match link {
+                LinkRef::Real(q) if self.level[q.idx()] > 0 => self.stats.switch_requests.push((q, flow)),
+                LinkRef::Virtual(parent, child) => {
+                    let v = self.virtual_links.get_mut(&(parent, child)).unwrap();
+                    if !v.timer_armed {
+                        v.timer_armed = true;
+                        // Armed by the caller (needs the Io): remembered here.
+                        self.pending_timers.push((parent, child));
+                    }
+                }
+                _ => {}
+            }
+        }
+        d
+    }
+
+    fn initial_share(&self, parent: PortId) -> f64 {
+        let c = self.arbs[parent.idx()].capacity;
+        c / self.children[parent.idx()].len().max(1) as f64
+    }
+}
+
+impl Pase {
+    fn arm_pending(&mut self, io: &mut Io<PaseTimer>) {
+        for (parent, child) in self.pending_timers.drain(..) {
+            io.set_timer(io.now + self.delegation_interval, PaseTimer::Delegation(parent, child));
+        }
+    }
+
+    /// A control packet from `from` to `to` at the highest priority.
+    fn control(flow: FlowId, from: NodeId, to: NodeId, h: PaseHeader) -> Packet {
+        let mut p = Packet::new(flow, from, to, PacketKind::Control, 0, HEADER);
+        p.header = Header::Pase(h);
+        p
+    }
+
+    /// The flow's demand, bits per second: its line rate, or less when its
+    /// remaining bytes take less than a base RTT at line rate.
+    fn demand(&self, flow: FlowId, remaining: u64) -> f64 {
+        let f = &self.flows[flow.idx()];
+        if self.p.demand_capped_by_remaining {
+            f.nic_bps.min(remaining as f64 * 8.0 / f.rtt.as_secs_f64())
+        } else {
+            f.nic_bps
+        }
+    }
+
+    fn update_interval(&self, flow: FlowId) -> SimTime {
+        SimTime::from_ps((self.flows[flow.idx()].rtt.ps() as f64 * self.p.update_interval_rtts) as u64)
+    }
+
+    /// The source arbitrates its own links and sends the request on.
+    fn start_round(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) -> Decision {
+        let remaining = self.win.senders[flow.idx()].remaining_bytes();
+        self.flows[flow.idx()].demand = self.demand(flow, remaining);
+        let deadline_us = self.flows[flow.idx()].deadline_us;
+        let d = self.decide_stop(flow, 0, remaining, deadline_us, io.now);
+        self.arm_pending(io);
+        self.forward(flow, 0, d, remaining, io);
+        d
+    }
+
+    /// After stop `stage` decided `d`: on to the next stop, or back to the
+    /// source (last stop, or early pruning).
+    fn forward(&mut self, flow: FlowId, stage: usize, d: Decision, remaining: u64, io: &mut Io<PaseTimer>) {
+        let f = &self.flows[flow.idx()];
+        let here = f.chain[stage].node;
+        let h = PaseHeader { msg: PaseMsg::Request, queue: d.queue, stage: stage as u8 + 1, rate_bps: d.rate_bps as f32, deadline_us: f.deadline_us };
+        let next = stage + 1;
+        let pruned = next >= 2 && next < f.chain.len() && self.p.early_pruning && (d.queue as u32) >= self.p.pruning_queues;
+        if next < f.chain.len() && !pruned {
+            let mut p = Self::control(flow, here, f.chain[next].node, h);
+            p.rank = remaining;
+            io.send(p);
+            return;
+        }
+        if pruned {
+            self.stats.pruned += 1;
+            io.trace(|| TraceKind::Arbitration { flow, what: "pase_prune", queue: d.queue, rate_bps: d.rate_bps });
+        }
+        let src = f.src;
+        io.send(Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h }));
+    }
+
+    /// A request reached stop `h.stage` of its flow's chain at `node`.
+    fn on_request(&mut self, node: NodeId, p: &Packet, h: PaseHeader, io: &mut Io<PaseTimer>) {
+        let flow = p.flow;
+        let stage = h.stage as usize;
+        self.stats.requests += 1;
+        self.stats.processed_at[node.idx()] += 1;
+        let so_far = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
+        let f = &self.flows[flow.idx()];
+        if (stage == 1 && f.receiver_done) || f.sender_done {
+            return; // the flow is over: nothing to arbitrate
+        }
+        let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, io.now));
+        self.arm_pending(io);
+        io.trace(|| TraceKind::Arbitration { flow, what: "pase_request", queue: d.queue, rate_bps: d.rate_bps });
+        self.forward(flow, stage, d, p.rank, io);
+    }
+
+    /// The source applies a decision to its sender (PASE section 3.2).
+    fn apply(&mut self, flow: FlowId, d: Decision, io: &mut Io<PaseTimer>) {
+        let lowest = self.p.queues as u8 - 1;
+        let rtt = self.flows[flow.idx()].rtt;
+        let pase = self.p.rate_control == PaseRateControl::Pase;
+        let s = &mut self.win.senders[flow.idx()];
+        s.class = d.queue;
+        if pase {
+            let mode = if d.queue == 0 {
+                PaseMode::Top
+            } else if d.queue == lowest {
+                PaseMode::Lowest
+            } else {
+                PaseMode::Middle
+            };
+            match mode {
+                PaseMode::Top => s.set_window(d.rate_bps * rtt.as_secs_f64() / (MTU as f64 * 8.0)),
+                PaseMode::Middle if s.mode != PaseMode::Middle => s.set_window(1.0),
+                PaseMode::Middle => {}
+                PaseMode::Lowest => s.set_window(1.0),
+            }
+            s.mode = mode;
+        }
+        self.win.send_window(flow, io);
+    }
+
+    /// The sender holds every ACK: forget the flow at the source and at the
+    /// switch arbitrators it reached.
+    fn sender_finished(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) {
+        let f = &mut self.flows[flow.idx()];
+        if f.sender_done {
+            return;
+        }
+        f.sender_done = true;
+        let (src, reached) = (f.src, f.reached as usize);
+        self.forget(flow, 0);
+        for stage in 2..=reached.min(self.flows[flow.idx()].chain.len() - 1) {
+            let to = self.flows[flow.idx()].chain[stage].node;
+            let h = PaseHeader { msg: PaseMsg::Release, stage: stage as u8, ..Default::default() };
+            io.send(Self::control(flow, src, to, h));
+            io.trace(|| TraceKind::Control { flow, what: "pase_release" });
+        }
+    }
+
+    /// Removes `flow` from the arbitrators of stop `stage`.
+    fn forget(&mut self, flow: FlowId, stage: usize) {
+        for link in self.flows[flow.idx()].chain[stage].links.clone() {
+            match link {
+                LinkRef::Real(q) => {
+                    self.arbs[q.idx()].remove(flow);
+                }
+                LinkRef::Virtual(parent, child) => {
+                    if let Some(v) = self.virtual_links.get_mut(&(parent, child)) {
+                        v.arb.remove(flow);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A child's report timer: tell the parent a changed demand.
+    fn on_delegation_timer(&mut self, parent: PortId, child: PortId, io: &mut Io<PaseTimer>) {
+        let c = self.arbs[parent.idx()].capacity;
+        let Some(v) = self.virtual_links.get_mut(&(parent, child)) else { return };
+        v.arb.expire(io.now);
+        let d = v.arb.demand();
+        if (d - v.reported).abs() > 0.01 * c {
+            v.reported = d;
+            let mut p = Self::control(FlowId(0), self.loc[child.idx()], self.loc[parent.idx()], PaseHeader { msg: PaseMsg::DelegationReport, rate_bps: d as f32, ..Default::default() });
+            p.seq = parent.0;
+            p.rank = child.0 as u64;
+            io.send(p);
+        }
+        if v.arb.is_empty() && v.reported == 0.0 {
+            v.timer_armed = false;
+        } else {
+            io.set_timer(io.now + self.delegation_interval, PaseTimer::Delegation(parent, child));
+        }
+    }
+
+    /// A parent got a child's demand: re-apportion its link and tell the
+    /// children whose share changed.
+    fn on_delegation_report(&mut self, node: NodeId, p: &Packet, demand: f64, io: &mut Io<PaseTimer>) {
+        self.stats.delegation_reports += 1;
+        self.stats.processed_at[node.idx()] += 1;
+        let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
+        io.trace(|| TraceKind::Arbitration { flow: FlowId(0), what: "pase_delegation_report", queue: 0, rate_bps: demand });
+        self.parent_demand.insert((parent, child), demand);
+        let c = self.arbs[parent.idx()].capacity;
+        let kids = self.children[parent.idx()].clone();
+        let total: f64 = kids.iter().map(|k| self.parent_demand.get(&(parent, *k)).copied().unwrap_or(0.0)).sum();
+        let n = kids.len().max(1) as f64;
+        for k in kids {
+            let dk = self.parent_demand.get(&(parent, k)).copied().unwrap_or(0.0);
+            let share = if total > 0.0 { c * (self.p.delegation_reserve / n + (1.0 - self.p.delegation_reserve) * dk / total) } else { c / n };
+            let old = self.parent_share.get(&(parent, k)).copied().unwrap_or(c / n);
+            if (share - old).abs() > 0.01 * c {
+                self.parent_share.insert((parent, k), share);
+                let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: share as f32, ..Default::default() });
+                u.seq = parent.0;
+                u.rank = k.0 as u64;
+                io.send(u);
+            }
+        }
+    }
+
+    /// A child got its new share.
+    fn on_delegation_update(&mut self, node: NodeId, p: &Packet, share: f64, io: &mut Io<PaseTimer>) {
+        self.stats.delegation_updates += 1;
+        self.stats.processed_at[node.idx()] += 1;
+        let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
+        io.trace(|| TraceKind::Arbitration { flow: FlowId(0), what: "pase_delegation_update", queue: 0, rate_bps: share });
+        let initial = self.initial_share(parent);
+        let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink { arb: Arbitrator::new(initial), reported: 0.0, timer_armed: false });
+        v.arb.capacity = share;
+    }
+
+    /// A PASE control message reached `node` (a host or a switch).
+    fn on_control(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
+        let Header::Pase(h) = p.header else { return };
+        match h.msg {
+            PaseMsg::Request => self.on_request(node, &p, h, io),
+            PaseMsg::Response => {
+                let flow = p.flow;
+                self.stats.responses += 1;
+                let f = &mut self.flows[flow.idx()];
+                if f.sender_done {
+                    return;
+                }
+                f.reached = h.stage;
+                let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
+                io.trace(|| TraceKind::Arbitration { flow, what: "pase_decision", queue: d.queue, rate_bps: d.rate_bps });
+                self.apply(flow, d, io);
+            }
+            PaseMsg::Release => {
+                self.stats.releases += 1;
+                self.stats.processed_at[node.idx()] += 1;
+                self.forget(p.flow, h.stage as usize);
+            }
+            PaseMsg::DelegationReport => self.on_delegation_report(node, &p, h.rate_bps as f64, io),
+            PaseMsg::DelegationUpdate => self.on_delegation_update(node, &p, h.rate_bps as f64, io),
+        }
+    }
+}
+
+impl Protocol for Pase {
+    type Timer = PaseTimer;
+
+    fn name(&self) -> &'static str {
+        "pase"
+    }
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PaseTimer>) {
+        debug_assert_eq!(f.id.idx(), self.flows.len());
+        let rtt = base_rtt(&self.net, f.src, f.dst);
+        let nic_bps = self.net.ports[self.net.nic(f.src).idx()].rate.bps() as f64;
+        let deadline_us = f.deadline.map_or(u32::MAX, |d| ((f.arrival + d).ps() / 1_000_000).min(u32::MAX as u64 - 1) as u32);
+        let chain = self.chain(f.src, f.dst);
+        self.flows.push(FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, sender_done: false, receiver_done: false });
+        self.win.add_flow(f);
+        let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
+        self.win.senders[f.id.idx()].probe_interval = probe;
+        // Bottom-up: the source's own decision at once (PASE-DCTCP keeps its
+        // initial window and only takes the queue).
+        let d = self.start_round(f.id, io);
+        if self.p.rate_control == PaseRateControl::Pase {
+            self.apply(f.id, d, io);
+        } else {
+            self.win.senders[f.id.idx()].class = d.queue;
+            self.win.send_window(f.id, io);
+        }
+        io.set_timer(io.now + self.update_interval(f.id), PaseTimer::Update(f.id));
+    }
+
+    fn on_packet(&mut self, p: Packet, io: &mut Io<PaseTimer>) {
+        match p.kind {
+            PacketKind::Control => {
+                let node = p.dst;
+                self.on_control(node, p, io);
+            }
+            PacketKind::Ack => {
+                let flow = p.flow;
+                self.win.handle_packet(p, io);
+                if self.win.senders[flow.idx()].done() {
+                    self.sender_finished(flow, io);
+                }
+            }
+            PacketKind::Data | PacketKind::Probe => {
+                let flow = p.flow;
+                self.win.handle_packet(p, io);
+                let f = &mut self.flows[flow.idx()];
+                if !f.receiver_done && self.win.receiver_done(flow) {
+                    f.receiver_done = true;
+                    self.forget(flow, 1);
+                }
+            }
+        }
+    }
+
+    fn on_switch_packet(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
+        self.on_control(node, p, io);
+    }
+
+    fn on_timer(&mut self, t: PaseTimer, io: &mut Io<PaseTimer>) {
+        match t {
+            PaseTimer::Rto(flow) => self.win.handle_timer(flow, io),
+            PaseTimer::Update(flow) => {
+                if self.flows[flow.idx()].sender_done {
+                    return;
+                }
+                self.start_round(flow, io);
+                io.set_timer(io.now + self.update_interval(flow), PaseTimer::Update(flow));
+            }
+            PaseTimer::Delegation(parent, child) => self.on_delegation_timer(parent, child, io),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PaseQueueNumbering::{OneBased, ZeroBased};
+
+    const C: f64 = 1e9;
+    const BASE: f64 = 12_000.0 / 250e-6; // one 1500-B packet per 250 us
+
+    #[test]
+    fn the_rule_gives_rate_and_queue_from_adh() {
+        // Most critical flow: the whole demand, top queue.
+        assert_eq!(arbitrate(0.0, C, C, BASE, 8, OneBased), Decision { queue: 0, rate_bps: C });
+        assert_eq!(arbitrate(0.0, 0.3 * C, C, BASE, 8, ZeroBased), Decision { queue: 0, rate_bps: 0.3 * C });
+        // ADH < C: what is left, min(demand, C - ADH).
+        assert_eq!(arbitrate(0.3 * C, C, C, BASE, 8, OneBased), Decision { queue: 0, rate_bps: 0.7 * C });
+        assert_eq!(arbitrate(0.3 * C, 0.5 * C, C, BASE, 8, OneBased).rate_bps, 0.5 * C);
+        // 0-based reading: ceil(0.3) = 1, the second queue.
+        assert_eq!(arbitrate(0.3 * C, C, C, BASE, 8, ZeroBased), Decision { queue: 1, rate_bps: 0.7 * C });
+        // ADH >= C: base rate, queue ceil(ADH / C) (1-based: minus one).
+        assert_eq!(arbitrate(C, C, C, BASE, 8, OneBased), Decision { queue: 0, rate_bps: BASE });
+        assert_eq!(arbitrate(C, C, C, BASE, 8, ZeroBased), Decision { queue: 1, rate_bps: BASE });
+        assert_eq!(arbitrate(2.5 * C, C, C, BASE, 8, OneBased), Decision { queue: 2, rate_bps: BASE });
+        assert_eq!(arbitrate(2.5 * C, C, C, BASE, 8, ZeroBased), Decision { queue: 3, rate_bps: BASE });
+        // Capped at the lowest queue.
+        assert_eq!(arbitrate(40.0 * C, C, C, BASE, 8, ZeroBased).queue, 7);
+        assert_eq!(arbitrate(40.0 * C, C, C, BASE, 4, OneBased).queue, 3);
+        assert_eq!(arbitrate(40.0 * C, C, C, BASE, 1, OneBased).queue, 0);
+    }
+
+    #[test]
+    fn an_arbitrator_sorts_by_criticality_and_sums_demand_ahead() {
+        let mut a = Arbitrator::new(C);
+        let never = SimTime::NEVER;
+        // Remaining bytes as the SRPT key; demands 0.6 C, C, C, 0.2 C.
+        a.update(FlowId(1), (300_000, 0, 1), C, never);
+        a.update(FlowId(2), (100_000, 0, 2), 0.6 * C, never);
+        a.update(FlowId(3), (500_000, 0, 3), C, never);
+        a.update(FlowId(4), (900_000, 0, 4), 0.2 * C, never);
+        let d: Vec<(u32, Decision)> = a.decisions(BASE, 8, ZeroBased).into_iter().map(|(f, d)| (f.0, d)).collect();
+        assert_eq!(d[0], (2, Decision { queue: 0, rate_bps: 0.6 * C }));
+        assert_eq!(d[1].0, 1);
+        assert_eq!(d[1].1.queue, 1);
+        assert!((d[1].1.rate_bps - 0.4 * C).abs() < 1.0);
+        assert_eq!(d[2], (3, Decision { queue: 2, rate_bps: BASE })); // ADH 1.6 C
+        assert_eq!(d[3], (4, Decision { queue: 3, rate_bps: BASE })); // ADH 2.6 C
+        assert_eq!(a.decide(FlowId(3), BASE, 8, ZeroBased), d[2].1);
+        // A flow's update moves it; a removal shrinks everyone's ADH.
+        a.update(FlowId(3), (50_000, 0, 3), C, never);
+        assert_eq!(a.decide(FlowId(3), BASE, 8, ZeroBased), Decision { queue: 0, rate_bps: C });
+        assert!(a.remove(FlowId(3)));
+        assert_eq!(a.decide(FlowId(1), BASE, 8, ZeroBased).queue, 1);
+        assert_eq!(a.len(), 3);
+        // Soft state: an expired entry is forgotten.
+        a.update(FlowId(5), (1, 0, 5), C, SimTime::from_us_f64(10.0));
+        a.expire(SimTime::from_us_f64(11.0));
+        assert!(!a.contains(FlowId(5)));
+    }
+
+    #[test]
+    fn along_a_path_the_lowest_queue_and_smallest_rate_win() {
+        let a = Decision { queue: 1, rate_bps: 0.7 * C };
+        let b = Decision { queue: 3, rate_bps: 0.9 * C };
+        assert_eq!(Decision::NONE.combine(a).combine(b), Decision { queue: 3, rate_bps: 0.7 * C });
+    }
+}
