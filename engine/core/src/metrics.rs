@@ -31,6 +31,8 @@ pub struct FlowRecord {
     pub tenant: u16,
     /// Request or query index (closed-loop matrices).
     pub request: Option<u32>,
+    /// A background flow (`workload.background`): simulated, not reported.
+    pub background: bool,
 }
 
 impl FlowRecord {
@@ -47,6 +49,7 @@ impl FlowRecord {
             deadline: f.deadline,
             tenant: f.tenant,
             request: f.request,
+            background: f.background,
         }
     }
     /// Flow completion time: from arrival at the sender to the last byte at
@@ -285,7 +288,7 @@ mod tests {
     #[test]
     fn p99_is_nearest_rank() {
         let recs: Vec<FlowRecord> = (1..=200u64)
-            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None })
+            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None, background: false })
             .collect();
         let b = BucketStats::of(recs.iter());
         assert_eq!(b.p99_slowdown, 198.0);

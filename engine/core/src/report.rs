@@ -18,7 +18,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 pub fn flows_csv(records: &[FlowRecord]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(FLOW_COLUMNS).unwrap();
-    for r in records {
+    for r in records.iter().filter(|r| !r.background) {
         w.write_record([
             r.id.to_string(),
             r.src.to_string(),

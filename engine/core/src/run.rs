@@ -209,8 +209,9 @@ impl Runner for Flowlevel {
     fn progress(&self) -> (u64, u64) {
         match &self.out {
             Some((r, _)) => {
-                let done = r.records.iter().filter(|x| x.end.is_some()).count() as u64;
-                (done, r.records.len() as u64)
+                let fg = r.records.iter().filter(|x| !x.background);
+                let done = fg.clone().filter(|x| x.end.is_some()).count() as u64;
+                (done, fg.count() as u64)
             }
             None => (0, 0),
         }
@@ -231,7 +232,7 @@ impl Runner for Flowlevel {
         self.run_events(0);
         let (r, end) = self.out.take().unwrap();
         let counters = Counters::default();
-        let stop = if r.records.iter().all(|x| x.end.is_some()) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
+        let stop = if r.records.iter().all(|x| x.end.is_some() || x.background) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
         let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
@@ -324,6 +325,13 @@ pub fn summarize(
     end: SimTime,
     events: u64,
 ) -> Summary {
+    // Background flows (`workload.background`) are simulated, not measured.
+    let foreground: std::borrow::Cow<[FlowRecord]> = if records.iter().any(|r| r.background) {
+        records.iter().filter(|r| !r.background).cloned().collect::<Vec<_>>().into()
+    } else {
+        records.into()
+    };
+    let records = &foreground[..];
     let completed = records.iter().filter(|r| r.end.is_some()).count() as u64;
     let with_deadline: Vec<bool> = records.iter().filter_map(|r| r.met_deadline()).collect();
     let deadlines_met = (!with_deadline.is_empty()).then(|| with_deadline.iter().filter(|&&m| m).count() as f64 / with_deadline.len() as f64);

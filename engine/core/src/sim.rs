@@ -252,6 +252,8 @@ pub struct Simulation<P: Protocol> {
     pub completion_order: Vec<FlowId>,
     total_flows: u64,
     completed: u64,
+    /// Background flows arrived so far (never counted as completed).
+    background_flows: u64,
     pending_bytes: u64,
     /// Packet and byte counters.
     pub counters: Counters,
@@ -338,6 +340,7 @@ impl<P: Protocol> Simulation<P> {
             completion_order: Vec::new(),
             total_flows,
             completed: 0,
+            background_flows: 0,
             pending_bytes: 0,
             samples: Vec::new(),
             tenant_bytes_delivered: if tenants > 1 { vec![0; tenants as usize] } else { Vec::new() },
@@ -469,7 +472,7 @@ impl<P: Protocol> Simulation<P> {
                 self.apply_actions();
             }
             Event::Sample => {
-                self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed });
+                self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
                 self.events.push(self.now + self.cfg.sample_interval, Event::Sample);
             }
         }
@@ -501,7 +504,11 @@ impl<P: Protocol> Simulation<P> {
         self.arrival_scheduled = false;
         let f = self.pending_arrival.take().expect("an arrival was scheduled");
         debug_assert_eq!(f.id.idx(), self.records.len());
-        self.pending_bytes += f.size;
+        if f.background {
+            self.background_flows += 1;
+        } else {
+            self.pending_bytes += f.size;
+        }
         self.records.push(FlowRecord::new(&f));
         if self.cfg.audit {
             self.audit.push(vec![0; (crate::units::packets_for(f.size) as usize).div_ceil(64)]);
@@ -547,15 +554,19 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         r.end = Some(self.now);
-        self.completion_order.push(flow);
-        self.completed += 1;
-        self.pending_bytes -= r.size;
         if self.cfg.audit {
             assert_eq!(self.audit_bytes[flow.idx()], r.size, "audit: flow {} completed with {} distinct payload bytes of {}", flow.0, self.audit_bytes[flow.idx()], r.size);
         }
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowFinish { flow });
         }
+        if r.background {
+            // Not measured, and not part of any request.
+            return;
+        }
+        self.completion_order.push(flow);
+        self.completed += 1;
+        self.pending_bytes -= r.size;
         self.generator.on_flow_complete(self.now, &self.net);
         self.schedule_next_arrival();
     }

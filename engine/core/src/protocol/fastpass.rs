@@ -767,6 +767,7 @@ mod tests {
             tenant: 0,
             request: None,
             ideal_fct: SimTime::ZERO,
+            background: false,
         }
     }
 

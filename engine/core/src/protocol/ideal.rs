@@ -56,6 +56,13 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
     loop {
         // Admit every flow arriving now.
         while let Some(f) = next.take_if(|f| f.arrival <= now) {
+            if f.background {
+                // Under SRPT with instant preemption a long-lived flow never
+                // delays a shorter one, and it is not reported: leave it out.
+                records.push(FlowRecord::new(&f));
+                next = gen.next_flow(net);
+                continue;
+            }
             let ser = rate.serialization(wire_bytes(f.size));
             records.push(FlowRecord::new(&f));
             active.push(Active { id: f.id, src: f.src.0, dst: f.dst.0, remaining: ser, latency: f.ideal_fct - ser });

@@ -731,7 +731,7 @@ mod tests {
     }
 
     fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
-        FlowSpec { id: FlowId(id), src: NodeId(src), dst: NodeId(dst), size: pkts * 1460, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO }
+        FlowSpec { id: FlowId(id), src: NodeId(src), dst: NodeId(dst), size: pkts * 1460, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO, background: false }
     }
 
     /// A token for `flow`, as destination `dst` would send it to `src`.

@@ -190,7 +190,33 @@ pub struct WorkloadSpec {
     /// (default equal), e.g. to give two tenants about the same bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant_weights: Option<Vec<f64>>,
+    /// Long-lived background flows, started at time zero beside the
+    /// workload's flows (PASE section 5 testbed: one long-lived flow; D2TCP
+    /// section 5: two). They load the network but are not measured: they
+    /// appear in neither the flows CSV nor the summary, and the run ends
+    /// when the workload's own flows are done, whether or not they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub background: Vec<BackgroundFlow>,
 }
+
+/// One long-lived background flow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BackgroundFlow {
+    /// Sending host (index).
+    pub src: u32,
+    /// Receiving host (index).
+    pub dst: u32,
+    /// Payload bytes, at most 10 GB (senders keep a byte of state per
+    /// packet). Default 1 GB: 8 s at 1 Gbps, 0.8 s at 10 Gbps, longer
+    /// than the shipped scenarios' runs.
+    #[serde(default = "d_background_bytes")]
+    pub bytes: u64,
+}
+fn d_background_bytes() -> u64 { 1_000_000_000 }
+
+/// The largest background flow, payload bytes.
+pub const MAX_BACKGROUND_BYTES: u64 = 10_000_000_000;
 
 impl Default for WorkloadSpec {
     fn default() -> Self {
@@ -219,6 +245,9 @@ pub struct FlowSpec {
     pub request: Option<u32>,
     /// The flow's ideal FCT (OPT).
     pub ideal_fct: SimTime,
+    /// A long-lived background flow (`workload.background`): simulated,
+    /// not measured.
+    pub background: bool,
 }
 
 enum Sizes {
@@ -281,6 +310,18 @@ impl WorkloadSpec {
             }
         }
         let h = net.n_hosts;
+        for (i, b) in self.background.iter().enumerate() {
+            let f = format!("workload.background[{i}]");
+            if b.src >= h || b.dst >= h {
+                return Err(format!("{f}: host {} does not exist (hosts: {h})", b.src.max(b.dst)));
+            }
+            if b.src == b.dst {
+                return Err(format!("{f}.dst: must differ from src ({})", b.src));
+            }
+            if b.bytes == 0 || b.bytes > MAX_BACKGROUND_BYTES {
+                return Err(format!("{f}.bytes: must be between 1 and {MAX_BACKGROUND_BYTES}, got {}", b.bytes));
+            }
+        }
         match &self.matrix {
             MatrixSpec::Incast { senders, request_bytes, request_packets, requests, receiver } => {
                 if *senders == 0 || *senders >= h {
@@ -420,6 +461,8 @@ pub struct FlowGenerator {
     requests_started: u32,
     /// Flows ready to be handed out (closed loop: a whole request).
     ready: std::collections::VecDeque<FlowSpec>,
+    /// Background flows not yet handed out (they come first, at time zero).
+    background: std::collections::VecDeque<FlowSpec>,
 }
 
 impl FlowGenerator {
@@ -457,7 +500,17 @@ impl FlowGenerator {
             outstanding: 0,
             requests_started: 0,
             ready: Default::default(),
+            background: Default::default(),
         };
+        for b in &spec.background {
+            // Drawn from no random stream, so adding background flows
+            // leaves the workload's own flows as they were.
+            let ideal_fct = IdealFct::new(net, switching).fct(NodeId(b.src), NodeId(b.dst), b.bytes);
+            let id = FlowId(g.next_id);
+            g.next_id += 1;
+            let f = FlowSpec { id, src: NodeId(b.src), dst: NodeId(b.dst), size: b.bytes, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct, background: true };
+            g.background.push_back(f);
+        }
         if g.is_closed_loop() {
             g.start_request(SimTime::ZERO, net);
         }
@@ -486,10 +539,13 @@ impl FlowGenerator {
     /// current request is running). Open-loop flows come with arrival times
     /// in the future; the caller schedules them.
     pub fn next_flow(&mut self, net: &Network) -> Option<FlowSpec> {
+        if let Some(b) = self.background.pop_front() {
+            return Some(b);
+        }
         if self.is_closed_loop() {
             return self.ready.pop_front();
         }
-        if self.next_id as u64 >= self.spec.flows {
+        if self.next_id as u64 >= self.spec.flows + self.spec.background.len() as u64 {
             return None;
         }
         if !self.spec.all_at_zero {
@@ -618,7 +674,7 @@ impl FlowGenerator {
             DeadlineSpec::Uniform { min_us, max_us } => SimTime::from_us_f64(self.attrs.uniform(min_us, max_us)),
         });
         let tenant = if self.spec.tenants > 1 { self.attrs.below(self.spec.tenants as u32) as u16 } else { 0 };
-        FlowSpec { id, src: NodeId(src), dst: NodeId(dst), size, arrival, deadline, tenant, request, ideal_fct }
+        FlowSpec { id, src: NodeId(src), dst: NodeId(dst), size, arrival, deadline, tenant, request, ideal_fct, background: false }
     }
 }
 
