@@ -232,9 +232,20 @@ pub struct PaseStats {
     /// Arbitration messages processed per node (requests, releases,
     /// delegation reports and updates; responses are not arbitration).
     pub processed_at: Vec<u64>,
-    /// Requests processed per (switch-arbitrated) port and flow, flattened:
-    /// for each request at a real link above the ToR, (port, flow).
-    pub switch_requests: Vec<(PortId, FlowId)>,
+    /// Every decision made at a real link above the ToR (a switch
+    /// arbitrator's own link), in order.
+    pub switch_requests: Vec<SwitchRequest>,
+}
+
+/// A request decided at a switch arbitrator's own link.
+#[derive(Clone, Copy, Debug)]
+pub struct SwitchRequest {
+    /// The link (its output port).
+    pub port: PortId,
+    /// The flow.
+    pub flow: FlowId,
+    /// The queue the flow had from the arbitrators below (the request's).
+    pub queue_in: u8,
 }
 
 impl PaseStats {
@@ -287,12 +298,14 @@ pub struct Pase {
     pub virtual_links: BTreeMap<(PortId, PortId), VirtualLink>,
     /// Parents' latest reported demands per child.
     parent_demand: BTreeMap<(PortId, PortId), f64>,
-    /// Parents' current shares per child.
-    parent_share: BTreeMap<(PortId, PortId), f64>,
-    level: Vec<u8>,
+    /// Parents' current shares per child (absent: the initial equal share).
+    pub parent_share: BTreeMap<(PortId, PortId), f64>,
+    /// Level of each port's link: 0 for host links, 1 above the ToRs, ...
+    pub level: Vec<u8>,
     up: Vec<bool>,
     loc: Vec<NodeId>,
-    children: Vec<Vec<PortId>>,
+    /// Each switch-arbitrated link's children (the links one level below).
+    pub children: Vec<Vec<PortId>>,
     flows: Vec<FlowState>,
     delegation_interval: SimTime,
     /// Message counts.
@@ -428,11 +441,11 @@ impl Pase {
     }
 
     /// Decides every link of stop `stage` of `flow`'s chain.
-    fn decide_stop(&mut self, flow: FlowId, stage: usize, remaining: u64, deadline_us: u32, now: SimTime) -> Decision {
+    fn decide_stop(&mut self, flow: FlowId, stage: usize, remaining: u64, deadline_us: u32, queue_in: u8, now: SimTime) -> Decision {
         let f = &self.flows[flow.idx()];
         let key = self.key(flow, remaining, deadline_us);
         let (demand, rtt) = (f.demand, f.rtt);
-        let base_rate = MTU as f64 * 8.0 / rtt.as_secs_f64();
+        let base_rate = self.base_rate(flow);
         let expires = now + SimTime::from_ps((rtt.ps() as f64 * self.p.update_interval_rtts * self.p.expiry_updates) as u64);
         let (queues, numbering) = (self.p.queues as u8, self.p.queue_numbering);
         let links = self.flows[flow.idx()].chain[stage].links.clone();
@@ -454,7 +467,7 @@ impl Pase {
             arb.update(flow, key, demand, expires);
             d = d.combine(arb.decide(flow, base_rate, queues, numbering));
             match link {
-                LinkRef::Real(q) if self.level[q.idx()] > 0 => self.stats.switch_requests.push((q, flow)),
+                LinkRef::Real(q) if self.level[q.idx()] > 0 => self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in }),
                 LinkRef::Virtual(parent, child) => {
                     let v = self.virtual_links.get_mut(&(parent, child)).unwrap();
                     if !v.timer_armed {
@@ -469,7 +482,18 @@ impl Pase {
         d
     }
 
-    fn initial_share(&self, parent: PortId) -> f64 {
+    /// Per-queue numbering and number of queues, for reading decisions.
+    pub fn params(&self) -> &PaseParams {
+        &self.p
+    }
+
+    /// The base rate of `flow`: one packet per base RTT, bits per second.
+    pub fn base_rate(&self, flow: FlowId) -> f64 {
+        MTU as f64 * 8.0 / self.flows[flow.idx()].rtt.as_secs_f64()
+    }
+
+    /// The equal share a parent's link gives each child before any report.
+    pub fn initial_share(&self, parent: PortId) -> f64 {
         let c = self.arbs[parent.idx()].capacity;
         c / self.children[parent.idx()].len().max(1) as f64
     }
@@ -509,7 +533,7 @@ impl Pase {
         let remaining = self.win.senders[flow.idx()].remaining_bytes();
         self.flows[flow.idx()].demand = self.demand(flow, remaining);
         let deadline_us = self.flows[flow.idx()].deadline_us;
-        let d = self.decide_stop(flow, 0, remaining, deadline_us, io.now);
+        let d = self.decide_stop(flow, 0, remaining, deadline_us, 0, io.now);
         self.arm_pending(io);
         self.forward(flow, 0, d, remaining, io);
         d
@@ -548,7 +572,7 @@ impl Pase {
         if (stage == 1 && f.receiver_done) || f.sender_done {
             return; // the flow is over: nothing to arbitrate
         }
-        let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, io.now));
+        let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, h.queue, io.now));
         self.arm_pending(io);
         io.trace(|| TraceKind::Arbitration { flow, what: "pase_request", queue: d.queue, rate_bps: d.rate_bps });
         self.forward(flow, stage, d, p.rank, io);
@@ -646,17 +670,29 @@ impl Pase {
         let kids = self.children[parent.idx()].clone();
         let total: f64 = kids.iter().map(|k| self.parent_demand.get(&(parent, *k)).copied().unwrap_or(0.0)).sum();
         let n = kids.len().max(1) as f64;
-        for k in kids {
-            let dk = self.parent_demand.get(&(parent, k)).copied().unwrap_or(0.0);
-            let share = if total > 0.0 { c * (self.p.delegation_reserve / n + (1.0 - self.p.delegation_reserve) * dk / total) } else { c / n };
-            let old = self.parent_share.get(&(parent, k)).copied().unwrap_or(c / n);
-            if (share - old).abs() > 0.01 * c {
-                self.parent_share.insert((parent, k), share);
-                let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: share as f32, ..Default::default() });
-                u.seq = parent.0;
-                u.rank = k.0 as u64;
-                io.send(u);
+        let shares: Vec<(PortId, f64)> = kids
+            .iter()
+            .map(|&k| {
+                let dk = self.parent_demand.get(&(parent, k)).copied().unwrap_or(0.0);
+                (k, if total > 0.0 { c * (self.p.delegation_reserve / n + (1.0 - self.p.delegation_reserve) * dk / total) } else { c / n })
+            })
+            .collect();
+        let held: Vec<f64> = shares.iter().map(|&(k, _)| self.parent_share.get(&(parent, k)).copied().unwrap_or(c / n)).collect();
+        // Re-apportion when some share moves by more than 1% of the link;
+        // then every child whose share changed hears it, so the shares the
+        // children hold never sum above the link once the updates land.
+        if shares.iter().zip(&held).all(|(&(_, sh), &old)| (sh - old).abs() <= 0.01 * c) {
+            return;
+        }
+        for ((k, share), old) in shares.into_iter().zip(held) {
+            if share == old {
+                continue;
             }
+            self.parent_share.insert((parent, k), share);
+            let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: share as f32, ..Default::default() });
+            u.seq = parent.0;
+            u.rank = k.0 as u64;
+            io.send(u);
         }
     }
 

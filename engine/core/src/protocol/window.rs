@@ -428,7 +428,10 @@ impl WindowTransport {
             s.cwnd = s.cwnd.min(cfg.max_cwnd);
         }
         if newly > 0 || was_probing {
-            s.rto_deadline = io.now + s.rto;
+            // PASE's lowest queue: no timeout (hence no probe) sooner than
+            // one probe interval after progress.
+            let wait = if cfg.control == RateControl::Pase && s.mode == PaseMode::Lowest { s.rto.max(s.probe_interval) } else { s.rto };
+            s.rto_deadline = io.now + wait;
         }
         self.send_window(flow, io);
     }
