@@ -30,7 +30,7 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 8] = [
+const PACKET_PROTOCOLS: [ProtocolName; 9] = [
     ProtocolName::Tcp,
     ProtocolName::Dctcp,
     ProtocolName::Pfabric,
@@ -39,6 +39,7 @@ const PACKET_PROTOCOLS: [ProtocolName; 8] = [
     ProtocolName::Fastpass,
     ProtocolName::D2tcp,
     ProtocolName::L2dct,
+    ProtocolName::Pase,
 ];
 
 /// Makes a shipped scenario small enough for a conservation check. The
