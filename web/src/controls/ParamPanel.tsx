@@ -145,9 +145,11 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
           field('DCTCP ECN threshold K (bytes)', 'params.dctcp.ecn_threshold_bytes', sc.params?.dctcp?.ecn_threshold_bytes, '22500 (default)', 'ecn-k')}
         {draft.protocols.includes('phost') &&
           field('pHost priority queues per port (3 to 8)', 'params.phost.priority_queues', sc.params?.phost?.priority_queues, '8 (default)', 'phost-queues')}
+        {draft.protocols.includes('pase') &&
+          field('PASE priority queues per port (1 to 8)', 'params.pase.queues', sc.params?.pase?.queues, '8 (default)', 'pase-queues')}
         <p className="note">
-          Priority queues: pHost's ports are strict_priority (control, short-flow data, long-flow data), Fastpass's too (control, data); pFabric's sort by priority; TCP, DCTCP and RCP
-          use one FIFO.
+          Priority queues: pHost's ports are strict_priority (control, short-flow data, long-flow data), Fastpass's too (control, data); PASE's too (control and the top arbitrated
+          flows in the first, the others in the queue their arbitration gives, each marking ECN at K); pFabric's sort by priority; TCP, DCTCP and RCP use one FIFO.
         </p>
       </fieldset>
       <fieldset>

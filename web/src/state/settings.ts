@@ -5,7 +5,7 @@
 // validation (validate_scenario in the worker) has the final word.
 
 /** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
-export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal'] as const;
+export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** The queue discipline of each protocol's ports (engine/core/src/run.rs `prepare`). */
@@ -13,6 +13,7 @@ export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' 
   pfabric: 'pfabric',
   phost: 'strict_priority',
   fastpass: 'strict_priority',
+  pase: 'strict_priority',
   dctcp: 'ecn',
   d2tcp: 'ecn',
   l2dct: 'ecn',
@@ -22,7 +23,7 @@ export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' 
 };
 
 /** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
-export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
+export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, pase: 225_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
 
 /** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB). */
 export const DEFAULT_ECN_THRESHOLD = 22_500;
@@ -33,7 +34,9 @@ export function portsOf(settings: Settings, protocol: string): { discipline: str
   const known = (PROTOCOLS as readonly string[]).includes(protocol);
   const discipline = known ? DISCIPLINE[protocol as Protocol] : 'droptail';
   const bufferBytes = p.buffer_bytes ?? (known ? DEFAULT_BUFFER[protocol as Protocol] : 225_000);
-  return discipline === 'ecn' ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? DEFAULT_ECN_THRESHOLD } : { discipline, bufferBytes };
+  // PASE's strict-priority ports mark each sub-queue at K too.
+  const marks = discipline === 'ecn' || protocol === 'pase';
+  return marks ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? DEFAULT_ECN_THRESHOLD } : { discipline, bufferBytes };
 }
 
 /** Side by side shows at most this many protocols, each in its own worker. */
@@ -101,6 +104,8 @@ export function validateSettings(s: Settings): FieldError[] {
   const q = sc.params?.phost?.priority_queues;
   if (q !== undefined && !(isInt(q) && q >= 3 && q <= 8))
     e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
+  const pq = sc.params?.pase?.queues;
+  if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);
   return errs;
 }
 

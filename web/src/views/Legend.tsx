@@ -29,6 +29,12 @@ function priorityKey(protocols: readonly string[]): { color: string; label: stri
   if (protocols.includes('fastpass')) {
     ['control (request, grant, ACK)', 'data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `Fastpass queue ${i}: ${n}` }));
   }
+  if (protocols.includes('pase')) {
+    // As many queues as params.pase.queues (8 by default); the last one is the lowest, whose flows probe.
+    PRIORITY_PALETTE.forEach((color, i) =>
+      out.push({ color, label: `PASE queue ${i}${i === 0 ? ': top (control, ACKs, the most critical flows)' : i === 7 ? ': lowest of 8 (flows there probe)' : ''}` }),
+    );
+  }
   const fifo = PROTOCOLS.filter((p: Protocol) => DISCIPLINE[p] === 'ecn' || DISCIPLINE[p] === 'droptail');
   if (fifo.some((p) => protocols.includes(p))) {
     out.push({ color: PRIORITY_PALETTE[0], label: `${fifo.map((p) => p.toUpperCase()).join(', ')}: one FIFO queue` });
