@@ -583,6 +583,7 @@ impl Pase {
         let lowest = self.p.queues as u8 - 1;
         let rtt = self.flows[flow.idx()].rtt;
         let pase = self.p.rate_control == PaseRateControl::Pase;
+        let lowest_grows = self.p.lowest_queue_grows;
         let s = &mut self.win.senders[flow.idx()];
         s.class = d.queue;
         if pase {
@@ -597,7 +598,8 @@ impl Pase {
                 PaseMode::Top => s.set_window(d.rate_bps * rtt.as_secs_f64() / (MTU as f64 * 8.0)),
                 PaseMode::Middle if s.mode != PaseMode::Middle => s.set_window(1.0),
                 PaseMode::Middle => {}
-                PaseMode::Lowest => s.set_window(1.0),
+                PaseMode::Lowest if s.mode != PaseMode::Lowest || !lowest_grows => s.set_window(1.0),
+                PaseMode::Lowest => {}
             }
             s.mode = mode;
         }

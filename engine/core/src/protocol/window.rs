@@ -112,6 +112,8 @@ pub struct WindowConfig {
     pub full_weight_bytes: u64,
     /// L2DCT: bytes sent from which the weight is w_min.
     pub min_weight_bytes: u64,
+    /// PASE: the lowest queue's window grows as an intermediate queue's.
+    pub pase_lowest_grows: bool,
 }
 
 impl WindowConfig {
@@ -139,6 +141,7 @@ impl WindowConfig {
             max_weight: 1.0,
             full_weight_bytes: u64::MAX - 1,
             min_weight_bytes: u64::MAX,
+            pase_lowest_grows: false,
         }
     }
     /// DCTCP with pFabric Table 1's parameters.
@@ -172,7 +175,7 @@ impl WindowConfig {
             PaseRateControl::Pase => RateControl::Pase,
             PaseRateControl::Dctcp => RateControl::Dctcp,
         };
-        Self::dctcp_like(control, &p.dctcp_part(), spraying)
+        WindowConfig { pase_lowest_grows: p.lowest_queue_grows, ..Self::dctcp_like(control, &p.dctcp_part(), spraying) }
     }
     /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's parameters.
     fn dctcp_like(control: RateControl, p: &DctcpParams, spraying: bool) -> Self {
@@ -419,7 +422,7 @@ impl WindowTransport {
         // window (L2DCT: k = w_c / w_max packets per window, section IV).
         // PASE: only intermediate queues grow (section 3.2); the top queue
         // holds the reference rate's window, the lowest one packet.
-        let grows = cfg.control != RateControl::Pase || s.mode == PaseMode::Middle;
+        let grows = cfg.control != RateControl::Pase || s.mode == PaseMode::Middle || (s.mode == PaseMode::Lowest && cfg.pase_lowest_grows);
         if newly > 0 && !s.in_recovery && !(h.ece && dctcp_family) && grows {
             let k = if cfg.control == RateControl::L2dct { l2dct_weight(cfg, s.bytes_sent()) / cfg.max_weight } else { 1.0 };
             for _ in 0..newly {
