@@ -10,8 +10,13 @@
 //!   request goes to a delegated link's switch;
 //! * probing: a flow in the lowest queue sends header-only probes once per
 //!   probe interval and retransmits no data on timeouts;
-//! * the paper's results on the testbed setting (section 5): AFCT against
-//!   DCTCP, optimizations on against off, number of queues.
+//! * the paper's results: on the left-right tree the optimizations (early
+//!   pruning and delegation) cut arbitration messages, by at least a
+//!   quarter at high load (paper: up to 50%); on the testbed setting one
+//!   queue is clearly worse than eight at high load. Not reproduced yet
+//!   (ignored, with the measured numbers): PASE's AFCT 40% to 70% below
+//!   DCTCP's at every load, the optimizations' AFCT no worse at every load,
+//!   four queues within 10% of eight at every load.
 
 mod common;
 
@@ -252,7 +257,7 @@ fn testbed(load_: f64, flows: u64) -> Scenario {
 const LOADS: [f64; 5] = [0.1, 0.3, 0.5, 0.7, 0.9];
 
 #[test]
-#[ignore = "not reproduced yet: see engine/ARCHITECTURE.md (PASE results) for the measured ratios"]
+#[ignore = "not reproduced yet: PASE's AFCT is 0.641, 0.748, 0.801, 0.631, 0.531 of DCTCP's at loads 0.1, 0.3, 0.5, 0.7, 0.9 (1,500 flows, seeds 1 and 2): 36% to 47% lower at 0.1, 0.7 and 0.9, 20% to 25% at 0.3 and 0.5"]
 fn testbed_pase_afct_is_40_to_70_percent_below_dctcp() {
     let ratios = par_map(&LOADS, |&l| {
         let s = testbed(l, 1500);
@@ -278,41 +283,67 @@ fn left_right(load_: f64, optimized: bool) -> (f64, u64) {
     (afct, sim.proto.stats.messages())
 }
 
+const LR_LOADS: [f64; 4] = [0.2, 0.3, 0.4, 0.45];
+
+/// (optimized, not optimized) runs of the left-right tree at each load.
+fn left_right_pairs() -> Vec<((f64, u64), (f64, u64))> {
+    let r = par_map(&LR_LOADS, |&l| (left_right(l, true), left_right(l, false)));
+    println!("left-right, (AFCT us, messages) optimized vs not, loads {LR_LOADS:?}: {r:?}");
+    r
+}
+
 #[test]
-#[ignore = "not reproduced yet: see engine/ARCHITECTURE.md (PASE results) for the measured numbers"]
-fn optimizations_cut_messages_and_do_not_hurt_afct() {
-    let loads = [0.2, 0.3, 0.4, 0.45];
-    let r = par_map(&loads, |&l| (left_right(l, true), left_right(l, false)));
-    println!("left-right, (AFCT us, messages) optimized vs not, loads {loads:?}: {r:?}");
-    for (l, ((a_on, m_on), (a_off, m_off))) in loads.iter().zip(&r) {
+fn optimizations_cut_arbitration_messages() {
+    // Measured (1,500 flows, seed 1): 166,171 against 217,274 messages at
+    // load 0.2 (-24%), 179,992 / 258,572 at 0.3, 197,493 / 340,924 at 0.4,
+    // 245,766 / 618,784 at 0.45 (-60%).
+    let r = left_right_pairs();
+    for (l, ((_, m_on), (_, m_off))) in LR_LOADS.iter().zip(&r) {
         assert!(m_on < m_off, "load {l}: {m_on} messages with the optimizations, {m_off} without");
-        assert!(a_on <= a_off, "load {l}: AFCT {a_on:.0} us with the optimizations, {a_off:.0} us without");
     }
-    // At the highest load, up to half the messages are saved (paper: up to
-    // 50%); at least a quarter here.
+    // At the highest load the paper saves up to half; at least a quarter here.
     let ((_, m_on), (_, m_off)) = r[r.len() - 1];
     assert!((m_on as f64) < 0.75 * m_off as f64, "high load: {m_on} against {m_off}");
 }
 
 #[test]
-#[ignore = "not reproduced yet: see engine/ARCHITECTURE.md (PASE results) for the measured numbers"]
-fn four_queues_are_almost_as_good_as_eight_and_one_is_worse() {
-    let r = par_map(&LOADS, |&l| {
-        let mut s = testbed(l, 1500);
-        let mut by_q = Vec::new();
-        for q in [8, 4, 1] {
-            s.params.pase.queues = q;
-            s.params.pase.pruning_queues = s.params.pase.pruning_queues.min(q);
-            by_q.push(afct(&s, ProtocolName::Pase));
-        }
-        by_q
-    });
+#[ignore = "not reproduced yet: AFCT with the optimizations 4367, 5216, 6706, 11041 us against 4205, 5028, 6672, 12326 us without at loads 0.2, 0.3, 0.4, 0.45 (worse by 3.9%, 3.7%, 0.5%, better by 10%)"]
+fn optimizations_do_not_hurt_afct() {
+    let r = left_right_pairs();
+    for (l, ((a_on, _), (a_off, _))) in LR_LOADS.iter().zip(&r) {
+        assert!(a_on <= a_off, "load {l}: AFCT {a_on:.0} us with the optimizations, {a_off:.0} us without");
+    }
+}
+
+/// Testbed AFCT with 8, 4 and 1 queues at `load_`.
+fn by_queues(load_: f64) -> Vec<f64> {
+    let mut s = testbed(load_, 1500);
+    let mut by_q = Vec::new();
+    for q in [8, 4, 1] {
+        s.params.pase.queues = q;
+        s.params.pase.pruning_queues = s.params.pase.pruning_queues.min(q);
+        by_q.push(afct(&s, ProtocolName::Pase));
+    }
+    by_q
+}
+
+#[test]
+#[ignore = "not reproduced yet: AFCT with 8 / 4 queues 3353 / 3353, 5434 / 5507, 10003 / 12075, 21578 / 42048, 47127 / 73332 us at loads 0.1 to 0.9 (within 10% only at 0.1 and 0.3); with lowest_queue_grows 4 queues are within 5%, 14%, 9% at 0.5, 0.7, 0.9"]
+fn four_queues_are_almost_as_good_as_eight() {
+    let r = par_map(&LOADS, |&l| by_queues(l));
     println!("AFCT with 8, 4, 1 queues by load {LOADS:?}: {r:?}");
     for (l, v) in LOADS.iter().zip(&r) {
         assert!((v[1] - v[0]).abs() <= 0.1 * v[0], "load {l}: 4 queues {:.0} us, 8 queues {:.0} us", v[1], v[0]);
     }
-    let high = &r[r.len() - 1];
-    assert!(high[2] >= 1.2 * high[0], "high load: 1 queue {:.0} us against 8 queues {:.0} us", high[2], high[0]);
+}
+
+#[test]
+fn one_queue_is_clearly_worse_at_high_load() {
+    // Measured: 126,465 us with 1 queue against 47,127 us with 8 at load
+    // 0.9 (78,592 against 21,578 at 0.7).
+    let v = by_queues(0.9);
+    println!("AFCT with 8, 4, 1 queues at load 0.9: {v:?}");
+    assert!(v[2] >= 1.2 * v[0], "high load: 1 queue {:.0} us against 8 queues {:.0} us", v[2], v[0]);
 }
 
 #[test]
