@@ -8,10 +8,13 @@
 //!   on a link of capacity C, ADH is the summed demand of the flows more
 //!   critical than this one; if ADH < C the reference rate is
 //!   min(demand, C - ADH), else the base rate (one packet per RTT); the
-//!   queue is ceil(ADH / C), capped at the lowest queue. The paper numbers
-//!   its queues from 1, so its formula puts every flow with ADH <= C in the
-//!   top queue; [`PaseQueueNumbering`] exposes the 0-based reading. Along
-//!   its path a flow takes the largest queue index and the smallest rate.
+//!   queue is ceil(ADH / C), capped at the lowest queue. Read with the top
+//!   queue as 0, a flow with 0 < ADH < C is out of the top queue although
+//!   it gets a rate; read with the paper's queues numbered from 1, a flow
+//!   with ADH = C is in the top queue at the base rate. The default reads
+//!   it as floor(ADH / C) (top queue iff ADH < C); [`PaseQueueNumbering`]
+//!   offers all three. Along its path a flow takes the largest queue index
+//!   and the smallest rate.
 //! * **Arbitrators** (section 3.1, "arbitration control plane"): one per
 //!   link direction ([`Arbitrator`], a list sorted by criticality: SRPT by
 //!   remaining bytes, or EDF, [`PaseCriticality`]). A host arbitrates its
@@ -90,10 +93,11 @@ impl Decision {
 /// more critical flows on a link of `capacity`, all in bits per second.
 pub fn arbitrate(adh: f64, demand: f64, capacity: f64, base_rate: f64, queues: u8, numbering: PaseQueueNumbering) -> Decision {
     let rate_bps = if adh < capacity { demand.min(capacity - adh) } else { base_rate };
-    let k = (adh / capacity).ceil().max(0.0);
+    let x = (adh / capacity).max(0.0);
     let k = match numbering {
-        PaseQueueNumbering::OneBased => k.max(1.0) - 1.0,
-        PaseQueueNumbering::ZeroBased => k,
+        PaseQueueNumbering::OneBased => x.ceil().max(1.0) - 1.0,
+        PaseQueueNumbering::ZeroBased => x.ceil(),
+        PaseQueueNumbering::Floor => x.floor(),
     };
     let lowest = queues.max(1) - 1;
     Decision { queue: k.min(lowest as f64) as u8, rate_bps }
@@ -813,7 +817,7 @@ impl Protocol for Pase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use PaseQueueNumbering::{OneBased, ZeroBased};
+    use PaseQueueNumbering::{Floor, OneBased, ZeroBased};
 
     const C: f64 = 1e9;
     const BASE: f64 = 12_000.0 / 250e-6; // one 1500-B packet per 250 us
@@ -833,8 +837,13 @@ mod tests {
         assert_eq!(arbitrate(C, C, C, BASE, 8, ZeroBased), Decision { queue: 1, rate_bps: BASE });
         assert_eq!(arbitrate(2.5 * C, C, C, BASE, 8, OneBased), Decision { queue: 2, rate_bps: BASE });
         assert_eq!(arbitrate(2.5 * C, C, C, BASE, 8, ZeroBased), Decision { queue: 3, rate_bps: BASE });
+        // floor: top queue iff ADH < C; whole multiples as 0-based.
+        assert_eq!(arbitrate(0.3 * C, C, C, BASE, 8, Floor), Decision { queue: 0, rate_bps: 0.7 * C });
+        assert_eq!(arbitrate(C, C, C, BASE, 8, Floor), Decision { queue: 1, rate_bps: BASE });
+        assert_eq!(arbitrate(2.5 * C, C, C, BASE, 8, Floor), Decision { queue: 2, rate_bps: BASE });
         // Capped at the lowest queue.
         assert_eq!(arbitrate(40.0 * C, C, C, BASE, 8, ZeroBased).queue, 7);
+        assert_eq!(arbitrate(40.0 * C, C, C, BASE, 8, Floor).queue, 7);
         assert_eq!(arbitrate(40.0 * C, C, C, BASE, 4, OneBased).queue, 3);
         assert_eq!(arbitrate(40.0 * C, C, C, BASE, 1, OneBased).queue, 0);
     }
