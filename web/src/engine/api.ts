@@ -111,7 +111,7 @@ export interface PortSnapshot {
 
 /** One flow's record (engine `FlowRecord`; times in picoseconds). */
 export interface FlowInfo {
-  record: { id: number; src: number; dst: number; size: number; start: number; end: number | null; ideal: number; deadline: number | null; tenant: number; request: number | null };
+  record: { id: number; src: number; dst: number; size: number; start: number; end: number | null; ideal: number; deadline: number | null; tenant: number; request: number | null; background: boolean };
   fct_ps: number | null;
   slowdown: number | null;
 }
