@@ -15,6 +15,7 @@ import { BucketChart } from './views/charts/BucketChart';
 import { SeriesChart } from './views/charts/SeriesChart';
 import { SummaryTable } from './views/SummaryTable';
 import { EventLog } from './views/EventLog';
+import { ControlPlane } from './views/ControlPlane';
 import { Legend } from './views/Legend';
 import type { ColorBy } from './views/palette';
 import { FlowInspector } from './views/FlowInspector';
@@ -162,6 +163,7 @@ export function App() {
                     <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
                   )}
                   {s.selectedFlow !== null && <FlowInspector run={r} flow={s.selectedFlow} onClose={() => conductor.selectFlow(null)} />}
+                  <ControlPlane run={r} topology={r.topology} nowPs={s.mode === 'full' ? r.nowPs : s.displayPs} onSelectFlow={(f: number) => conductor.selectFlow(f)} />
                   <EventLog run={r} topology={r.topology} nowPs={s.mode === 'full' ? undefined : s.displayPs} />
                   <div className="exports">
                     <button

@@ -33,11 +33,13 @@ pub enum TraceKind {
     LinkRate { port: PortId, rate_bps: f64 },
     /// A control message was sent (kind names it: "probe", "ack", ...).
     Control { flow: FlowId, what: &'static str },
-    /// An arbitration step with the decision it carries (PASE: a request
-    /// decided at an arbitrator, the decision reaching the source, a
-    /// request pruned; delegation reports and updates carry the demand or
-    /// share in `rate_bps`). The browser shows it as a control message.
-    Arbitration { flow: FlowId, what: &'static str, queue: u8, rate_bps: f64 },
+    /// A scheduling decision about a flow, with what was decided: PASE's
+    /// arbitrators (the priority queue and reference rate), PDQ's switches
+    /// (accept at a rate, or pause: rate 0). `port` is the link the
+    /// decision is about when one is (a PDQ switch port, a PASE
+    /// arbitrator's link); `queue` the priority queue when one is decided.
+    /// The browser's control-plane panel shows each flow's latest one.
+    Decision { flow: FlowId, port: Option<PortId>, what: &'static str, queue: Option<u8>, rate_bps: f64 },
 }
 
 impl Serialize for PacketKind {

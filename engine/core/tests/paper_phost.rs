@@ -88,21 +88,30 @@ fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_noth
     // and the last (ToR down, 39%); pHost paces its sources and has almost
     // no drops at the first hop.
     let cases = [("websearch", 3000), ("datamining", 1500), ("imc10", 6000)];
-    let protos = [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Fastpass];
-    let jobs: Vec<(&str, u64, ProtocolName)> = cases.iter().flat_map(|&(w, n)| protos.map(|p| (w, n, p))).collect();
-    let out = par_map(&jobs, |&(w, n, p)| run_ok(&with_workload(w, p, n), RunOptions::default()));
+    // Fastpass twice: sending at the slot's start (the Fastpass paper,
+    // the default) and as the grant arrives (`start_on_grant`, the pHost
+    // authors' simulator).
+    let protos = [(ProtocolName::Pfabric, false), (ProtocolName::Phost, false), (ProtocolName::Fastpass, false), (ProtocolName::Fastpass, true)];
+    let jobs: Vec<(&str, u64, (ProtocolName, bool))> = cases.iter().flat_map(|&(w, n)| protos.map(|p| (w, n, p))).collect();
+    let out = par_map(&jobs, |&(w, n, (p, on_grant))| {
+        let mut s = with_workload(w, p, n);
+        s.params.fastpass.start_on_grant = on_grant;
+        run_ok(&s, RunOptions::default())
+    });
     let mut failures = Vec::new();
     for (i, (w, _)) in cases.iter().enumerate() {
-        let (pf, ph, fp) = (&out[3 * i], &out[3 * i + 1], &out[3 * i + 2]);
-        for o in [pf, ph, fp] {
+        let (pf, ph, fp, fg) = (&out[4 * i], &out[4 * i + 1], &out[4 * i + 2], &out[4 * i + 3]);
+        for o in [pf, ph, fp, fg] {
             assert_eq!(o.stop, StopReason::AllFlowsDone, "{w}: {} left flows unfinished", o.summary.protocol);
         }
         let (a, b, c) = (pf.summary.all.mean_slowdown, ph.summary.all.mean_slowdown, fp.summary.all.mean_slowdown);
         let (sb, sc) = (ph.summary.short.mean_slowdown, fp.summary.short.mean_slowdown);
+        let (g, sg) = (fg.summary.all.mean_slowdown, fg.summary.short.mean_slowdown);
         eprintln!(
-            "{w}: mean slowdown pFabric {a:.4} pHost {b:.4} (ratio {:.3}) Fastpass {c:.4} ({:.2} x pHost); short flows {:.4} / {sb:.4} / {sc:.4}; drops by hop pFabric {:?} pHost {:?}",
+            "{w}: mean slowdown pFabric {a:.4} pHost {b:.4} (ratio {:.3}) Fastpass {c:.4} ({:.2} x pHost), on grant {g:.4} ({:.2} x); short flows {:.4} / {sb:.4} / {sc:.4} / {sg:.4}; drops by hop pFabric {:?} pHost {:?}",
             b / a,
             c / b,
+            g / b,
             pf.summary.short.mean_slowdown,
             pf.counters.data_dropped,
             ph.counters.data_dropped
@@ -110,14 +119,20 @@ fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_noth
         if b > 1.10 * a {
             failures.push(format!("{w}: pHost mean slowdown {b:.4} is more than 10% above pFabric's {a:.4}"));
         }
-        if !(sc > sb) {
-            failures.push(format!("{w}: Fastpass's short flows ({sc:.4}) should be slower than pHost's ({sb:.4})"));
+        if !(sc > sb) || !(sg > sb) {
+            failures.push(format!("{w}: Fastpass's short flows ({sc:.4}, on grant {sg:.4}) should be slower than pHost's ({sb:.4})"));
         }
-        // The paper's lower end; on data mining and IMC10, whose flows are
-        // mostly one packet, the epoch-plus-round-trip wait weighs more
-        // here than the paper's 4x (measured 4.6 to 5.4x, see the note).
+        // The paper's 1.3 to 4 times, bracketed by the two readings of when
+        // a source sends: at the slot's start the wait is an epoch longer,
+        // and Fastpass is at least 1.3 times worse everywhere (4.6 to 5.4
+        // times on data mining and IMC10, whose flows are mostly one
+        // packet); as the grant arrives it is at most 4 times worse
+        // everywhere (1.25 times on web search). See engine/ARCHITECTURE.md.
         if c < 1.3 * b {
             failures.push(format!("{w}: Fastpass's mean slowdown {c:.4} is less than 1.3 times pHost's {b:.4}"));
+        }
+        if g > 4.0 * b || g >= c {
+            failures.push(format!("{w}: Fastpass starting on the grant ({g:.4}) should be at most 4 times pHost's {b:.4} and below Fastpass at slot start ({c:.4})"));
         }
         let d = pf.counters.data_dropped;
         let total: u64 = d.iter().sum();

@@ -207,7 +207,7 @@ fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
         for e in sim.trace.drain() {
             match e.kind {
                 TraceKind::Control { flow, what: "pase_probe" } if flow == low => probes.push(e.t_ps),
-                TraceKind::Arbitration { flow, what: "pase_decision", queue, .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
+                TraceKind::Decision { flow, what: "pase_decision", queue: Some(queue), .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
                 TraceKind::FlowFinish { flow } if flow == high => high_done = Some(e.t_ps),
                 _ => {}
             }

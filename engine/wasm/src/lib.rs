@@ -46,6 +46,10 @@ pub mod trace_code {
     pub const LINK_RATE: f64 = 7.0;
     /// A control message; aux = index into [`super::CONTROL_NAMES`].
     pub const CONTROL: f64 = 8.0;
+    /// A scheduling decision (PASE, PDQ); aux = index into
+    /// [`super::CONTROL_NAMES`], seq = priority queue (-1: none decided),
+    /// priority = rate in bits per second, port = the link (-1: none).
+    pub const DECISION: f64 = 9.0;
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
@@ -279,11 +283,11 @@ impl Engine {
                     let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
                     [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64, 0.0]
                 }
-                // An arbitration step: a control record whose seq column is
-                // the queue decided and whose priority column the rate (bps).
-                TraceKind::Arbitration { flow, what, queue, rate_bps } => {
+                TraceKind::Decision { flow, port, what, queue, rate_bps } => {
                     let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
-                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, queue as f64, 3.0, i as f64, rate_bps]
+                    let port = port.map_or(-1.0, |p| p.0 as f64);
+                    let queue = queue.map_or(-1.0, |q| q as f64);
+                    [t, trace_code::DECISION, port, flow.0 as f64, queue, 3.0, i as f64, rate_bps]
                 }
             };
             v.extend_from_slice(&rec);

@@ -19,6 +19,7 @@ export enum TraceCode {
   Timeout = 6, // aux = 1 in pFabric probe mode
   LinkRate = 7, // aux = bits per second (RCP fair share)
   Control = 8, // aux = index into CONTROL_NAMES
+  Decision = 9, // aux = index into CONTROL_NAMES; seq = priority queue (-1: none); priority = rate, b/s; port = the link (-1: none)
 }
 
 /** Packet kinds (packet_kind column). */
@@ -111,7 +112,7 @@ export interface PortSnapshot {
 
 /** One flow's record (engine `FlowRecord`; times in picoseconds). */
 export interface FlowInfo {
-  record: { id: number; src: number; dst: number; size: number; start: number; end: number | null; ideal: number; deadline: number | null; tenant: number; request: number | null };
+  record: { id: number; src: number; dst: number; size: number; start: number; end: number | null; ideal: number; deadline: number | null; tenant: number; request: number | null; background: boolean };
   fct_ps: number | null;
   slowdown: number | null;
 }

@@ -2,7 +2,7 @@
 // the worker's frames, read by the views. Pure data and pure updates, no DOM.
 
 import type { FlowInfo, Frame, PortSnapshot, Summary, Topology } from '../engine/api';
-import { TraceCode } from '../engine/api';
+import { CONTROL_NAMES, TraceCode } from '../engine/api';
 import { decodeCompletions, decodeTrace, departures, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
 
 /** A drop or an ECN mark to flash on the topology where it happened. */
@@ -25,6 +25,31 @@ export interface SeriesPoint {
   /** Flow bytes completed per second since the previous point, Gbps. */
   goodputGbps: number;
 }
+
+/** A scheduling decision about a flow (PASE's arbitrators, PDQ's switches). */
+export interface FlowDecision {
+  tPs: number;
+  /** The decision's name (CONTROL_NAMES). */
+  what: string;
+  /** Priority queue decided (0 is served first), when one is. */
+  queue: number | null;
+  /** Rate decided, bits per second (0: paused). */
+  rateBps: number;
+  /** The link it is about, when one is. */
+  port: number | null;
+}
+
+/** Per flow, its latest scheduling decisions and when it finished. */
+export interface FlowControl {
+  /** At most DECISIONS_KEEP, oldest first. */
+  decisions: FlowDecision[];
+  /** How many decisions the flow has had in all. */
+  count: number;
+  finishedPs: number | null;
+}
+
+/** Decisions kept per flow (the view shows the latest one not after the time on screen). */
+export const DECISIONS_KEEP = 8;
 
 /** How long (simulated) drops and marks stay visible, picoseconds. */
 export const EVENT_LINGER_PS = 20_000_000; // 20 us
@@ -58,6 +83,8 @@ export interface RunState {
   notable: TraceRecord[];
   /** Per-port rate set by RCP switches (bits per second), when any. */
   linkRates: Map<number, number>;
+  /** Scheduling decisions by flow (from Decision records), for the control-plane panel. */
+  control: ReadonlyMap<number, FlowControl>;
   series: SeriesPoint[];
   inspect: PortSnapshot | null;
   /** The flow the user clicked, as the engine last reported it. */
@@ -88,6 +115,7 @@ export function emptyRun(protocol: string): RunState {
     log: [],
     notable: [],
     linkRates: new Map(),
+    control: new Map(),
     series: [],
     inspect: null,
     flowInfo: null,
@@ -118,6 +146,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
       linkRates.set(r.port, r.aux);
     }
   }
+  const control = foldDecisions(s.control, recs, displayPs);
   const log = recs.length ? s.log.concat(recs.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.log;
   const fresh_notable = recs.filter((r) => r.code !== TraceCode.Enqueue && r.code !== TraceCode.Dequeue);
   const notable = fresh_notable.length ? s.notable.concat(fresh_notable.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.notable;
@@ -149,10 +178,40 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
     log,
     notable,
     linkRates,
+    control,
     series: series.length > 4000 ? thin(series) : series,
     inspect: f.inspect ?? s.inspect,
     error: null,
   };
+}
+
+/** How long (simulated) a finished flow stays in the control-plane panel, picoseconds. */
+const CONTROL_LINGER_PS = 50_000_000; // 50 us
+
+/**
+ * Adds the frame's Decision and FlowFinish records to the per-flow control
+ * state (a new map only when something changed), and forgets flows that
+ * finished more than CONTROL_LINGER_PS before `displayPs`.
+ */
+export function foldDecisions(prev: ReadonlyMap<number, FlowControl>, recs: readonly TraceRecord[], displayPs: number): ReadonlyMap<number, FlowControl> {
+  let m: Map<number, FlowControl> | null = null;
+  const own = () => (m ??= new Map(prev));
+  for (const r of recs) {
+    if (r.code === TraceCode.Decision) {
+      const map = own();
+      const c = map.get(r.flow);
+      const d: FlowDecision = { tPs: r.tPs, what: CONTROL_NAMES[r.aux] ?? 'other', queue: r.seq >= 0 ? r.seq : null, rateBps: r.prio, port: r.port >= 0 ? r.port : null };
+      const decisions = c ? c.decisions.concat([d]).slice(-DECISIONS_KEEP) : [d];
+      map.set(r.flow, { decisions, count: (c?.count ?? 0) + 1, finishedPs: c?.finishedPs ?? null });
+    } else if (r.code === TraceCode.FlowFinish) {
+      const c = (m ?? prev).get(r.flow);
+      if (c) own().set(r.flow, { ...c, finishedPs: r.tPs });
+    }
+  }
+  for (const [flow, c] of m ?? prev) {
+    if (c.finishedPs !== null && displayPs - c.finishedPs > CONTROL_LINGER_PS) own().delete(flow);
+  }
+  return m ?? prev;
 }
 
 /** Halves a long series by keeping every other point (the newest kept). */

@@ -28,6 +28,7 @@ export function FlowInspector({ run, flow, onClose }: { run: RunState; flow: num
             <>, still in progress at t = {fmtTime(run.nowPs)} (ideal FCT {fmtTime(info.record.ideal)})</>
           )}
           {info.record.deadline !== null && <>, deadline {fmtTime(info.record.deadline)}</>}
+          {info.record.background && <> (a long-lived background flow: simulated, not measured)</>}
         </span>
       )}
     </div>

@@ -16,6 +16,39 @@ export interface EventLine {
   tone: EventTone;
 }
 
+/**
+ * What each control message and decision means, in a few words (names
+ * without an entry are shown as they are).
+ */
+export const CONTROL_TEXT: Record<string, string> = {
+  probe: 'probe sent',
+  ack: 'ACK sent',
+  rts: 'RTS sent (asks its receiver for tokens)',
+  token: 'token sent (one packet may go)',
+  token_expired: 'token expired unused at the source',
+  free_token_expired: 'free token expired unused',
+  downgrade: 'downgraded: too many unanswered tokens, no tokens for a while',
+  receiver_timeout: 'receiver timeout: missing packets are named again',
+  fastpass_request: 'Fastpass request sent to the arbiter',
+  fastpass_grant: 'Fastpass timeslots granted',
+  fastpass_missed_slot: 'Fastpass grant came after its slot began',
+  fastpass_query: 'Fastpass query: which packets are missing?',
+  fastpass_nack: 'Fastpass NACK: packets missing',
+  fastpass_ack: 'Fastpass ACK',
+  pase_request: 'PASE arbitrator decided its link',
+  pase_decision: 'PASE decision reached the source',
+  pase_prune: 'PASE request pruned (not in the top queues): answered without going further up',
+  pase_delegation_report: 'PASE child arbitrator reported its demand on a delegated link',
+  pase_delegation_update: 'PASE parent arbitrator sent a child its new share of a link',
+  pase_probe: 'PASE probe (lowest queue: no retransmission)',
+  pase_release: 'PASE flow finished: released at a switch arbitrator',
+};
+
+/** A control message's or decision's name in words. */
+export function controlText(name: string): string {
+  return CONTROL_TEXT[name] ?? name.replace(/_/g, ' ');
+}
+
 function packetText(r: TraceRecord): string {
   const kind = r.packetKind === PacketKindCode.Data ? '' : `${KIND_NAMES[r.packetKind as PacketKindCode] ?? 'packet'} `;
   return `flow ${r.flow} ${kind}seq ${r.seq}`;
@@ -47,7 +80,12 @@ export function describeRecord(r: TraceRecord, topo: Topology | null): EventLine
       return { time, text: `${at}RCP fair rate set to ${rateText(r.aux)}b/s`, tone: 'rate' };
     case TraceCode.Control: {
       const name = CONTROL_NAMES[r.aux] ?? 'control message';
-      return { time, text: `flow ${r.flow}: ${name}`, tone: 'control' };
+      return { time, text: `flow ${r.flow}: ${controlText(name)}`, tone: 'control' };
+    }
+    case TraceCode.Decision: {
+      const name = CONTROL_NAMES[r.aux] ?? 'decision';
+      const parts = [r.seq >= 0 ? `queue ${r.seq}` : '', r.prio > 0 ? `${rateText(r.prio)}b/s` : 'paused (rate 0)'].filter(Boolean);
+      return { time, text: `${at}flow ${r.flow}: ${controlText(name)}: ${parts.join(', ')}`, tone: 'control' };
     }
     default:
       return { time, text: `${at}event ${r.code} flow ${r.flow}`, tone: 'queue' };

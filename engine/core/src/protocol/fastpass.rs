@@ -66,7 +66,8 @@
 //! acknowledged, and a source starts its epoch as soon as the grant
 //! arrives; here the arbiter shares a host of the topology (the scenario's
 //! topology is left alone), the receiver acknowledges once, and sources
-//! wait for the slot's start, as the Fastpass paper's sources do. Neither
+//! wait for the slot's start, as the Fastpass paper's sources do
+//! (`start_on_grant` gives the authors' reading). Neither
 //! assigns paths (the Fastpass paper's path selection): the leaf-spine
 //! fabric has full bisection and sprays packets, so only host links need
 //! the matching; on an oversubscribed tree the fabric can still queue and
@@ -117,8 +118,9 @@ struct Source {
     next_new: u32,
     /// Packets the receiver reported missing, to send again.
     retx: BTreeSet<u32>,
-    /// Granted slots not yet used: (epoch, bit mask), in epoch order.
-    grants: VecDeque<(u32, u32)>,
+    /// Granted slots not yet used: (epoch, bit mask, when the epoch's
+    /// first slot starts at this source), in epoch order.
+    grants: VecDeque<(u32, u32, SimTime)>,
     /// Number of bits set in `grants`.
     granted: u32,
     /// The pending slot timer's number and time.
@@ -239,6 +241,8 @@ pub struct Fastpass {
     epoch_armed: bool,
     /// The first epoch boundary not yet used for an allocation.
     next_boundary: u64,
+    /// With `start_on_grant`: per host, the last epoch it started and when.
+    epoch_start: Vec<(u32, SimTime)>,
     /// Grants waiting for the processing time: (leave at, grants).
     pending_grants: VecDeque<(SimTime, Vec<Packet>)>,
     /// Every data packet sent with its granted slot, when `log_sends` is on.
@@ -278,6 +282,7 @@ impl Fastpass {
             epoch_armed: false,
             next_boundary: 0,
             pending_grants: VecDeque::new(),
+            epoch_start: vec![(u32::MAX, SimTime::ZERO); n],
             sends: Vec::new(),
             log_sends: false,
             missed_slots: 0,
@@ -355,9 +360,8 @@ impl Fastpass {
     /// Arms the slot timer for the flow's earliest granted slot.
     fn arm_slot(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
         let s = &self.sources[flow.idx()];
-        let Some(&(e, mask)) = s.grants.front() else { return };
-        let src = s.src;
-        let at = self.slot_start(src, e, mask.trailing_zeros(), io);
+        let Some(&(_, mask, base)) = s.grants.front() else { return };
+        let at = base + SimTime::from_ps(self.slot.ps() * mask.trailing_zeros() as u64);
         let s = &mut self.sources[flow.idx()];
         if s.slot_armed.is_none_or(|t| at < t) {
             s.slot_token = s.slot_token.wrapping_add(1);
@@ -371,7 +375,7 @@ impl Fastpass {
         let slots_per_epoch = self.p.epoch_slots as u64;
         let s = &mut self.sources[flow.idx()];
         s.slot_armed = None;
-        let Some(&(e, mut mask)) = s.grants.front() else { return };
+        let Some(&(e, mut mask, _)) = s.grants.front() else { return };
         let mut i = mask.trailing_zeros();
         let mut sent = 0u64;
         loop {
@@ -426,13 +430,28 @@ impl Fastpass {
             return;
         }
         let src = self.sources[flow.idx()].src;
+        let base = if self.p.start_on_grant {
+            // The pHost authors' simulator: the source starts the epoch as
+            // the grant arrives (every grant of one epoch at a host shares
+            // the start of its first; a host's epochs never overlap).
+            let (last_e, last_t) = self.epoch_start[src.idx()];
+            if last_e == e {
+                last_t
+            } else {
+                let t = if last_e == u32::MAX { io.now } else { io.now.max(last_t + self.epoch) };
+                self.epoch_start[src.idx()] = (e, t);
+                t
+            }
+        } else {
+            self.slot_start(src, e, 0, io)
+        };
         // Slots that began before the grant arrived are lost.
         let mut missed = 0;
         let mut m = mask;
         while m != 0 {
             let i = m.trailing_zeros();
             m &= !(1 << i);
-            if self.slot_start(src, e, i, io) < io.now {
+            if base + SimTime::from_ps(self.slot.ps() * i as u64) < io.now {
                 mask &= !(1 << i);
                 missed += 1;
             }
@@ -442,7 +461,7 @@ impl Fastpass {
         s.backoff = 0;
         if mask != 0 {
             let pos = s.grants.iter().position(|g| g.0 > e).unwrap_or(s.grants.len());
-            s.grants.insert(pos, (e, mask));
+            s.grants.insert(pos, (e, mask, base));
             s.granted += mask.count_ones();
         }
         if missed > 0 {

@@ -401,6 +401,16 @@ pub struct FastpassParams {
     /// packets `FASTPASS_EPOCH_TIME` = 10 us after the last send.
     #[serde(default = "d_fp_timeout")]
     pub retransmit_timeout_us: f64,
+    /// When a source sends in its granted slots. Default false: at each
+    /// slot's start by the arbiter's epoch clock (the Fastpass paper's
+    /// timeslots; no host then sends or receives two packets in one slot).
+    /// True: the source starts the granted epoch as soon as the grant
+    /// arrives, as the pHost authors' simulator does (the Fastpass pHost
+    /// evaluates, PROTOCOLS.md section 6): a packet waits up to one epoch
+    /// less, and sources' slots are no longer aligned, so a receiver may
+    /// get two packets at once.
+    #[serde(default)]
+    pub start_on_grant: bool,
 }
 impl Default for FastpassParams {
     fn default() -> Self {

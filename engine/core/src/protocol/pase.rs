@@ -316,6 +316,8 @@ pub struct Pase {
     pub stats: PaseStats,
     /// Virtual links whose report timer must be armed (set while deciding).
     pending_timers: Vec<(PortId, PortId)>,
+    /// Per-link decisions of the last stop, for the trace.
+    pending_traces: Vec<(PortId, Decision)>,
     net: Network,
 }
 
@@ -398,6 +400,7 @@ impl Pase {
             delegation_interval,
             stats: PaseStats { processed_at: vec![0; n], ..Default::default() },
             pending_timers: Vec::new(),
+            pending_traces: Vec::new(),
             net: net.clone(),
             p,
         }
@@ -469,7 +472,12 @@ impl Pase {
             };
             arb.expire(now);
             arb.update(flow, key, demand, expires);
-            d = d.combine(arb.decide(flow, base_rate, queues, numbering));
+            let local = arb.decide(flow, base_rate, queues, numbering);
+            d = d.combine(local);
+            let port = match link {
+                LinkRef::Real(q) | LinkRef::Virtual(q, _) => q,
+            };
+            self.pending_traces.push((port, local));
             match link {
                 LinkRef::Real(q) if self.level[q.idx()] > 0 => self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in }),
                 LinkRef::Virtual(parent, child) => {
@@ -504,9 +512,14 @@ impl Pase {
 }
 
 impl Pase {
-    fn arm_pending(&mut self, io: &mut Io<PaseTimer>) {
+    /// Arms the report timers and traces the per-link decisions of the
+    /// stop just decided for `flow`.
+    fn arm_pending(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) {
         for (parent, child) in self.pending_timers.drain(..) {
             io.set_timer(io.now + self.delegation_interval, PaseTimer::Delegation(parent, child));
+        }
+        for (port, d) in self.pending_traces.drain(..) {
+            io.trace(|| TraceKind::Decision { flow, port: Some(port), what: "pase_request", queue: Some(d.queue), rate_bps: d.rate_bps });
         }
     }
 
@@ -538,7 +551,7 @@ impl Pase {
         self.flows[flow.idx()].demand = self.demand(flow, remaining);
         let deadline_us = self.flows[flow.idx()].deadline_us;
         let d = self.decide_stop(flow, 0, remaining, deadline_us, 0, io.now);
-        self.arm_pending(io);
+        self.arm_pending(flow, io);
         self.forward(flow, 0, d, remaining, io);
         d
     }
@@ -559,7 +572,7 @@ impl Pase {
         }
         if pruned {
             self.stats.pruned += 1;
-            io.trace(|| TraceKind::Arbitration { flow, what: "pase_prune", queue: d.queue, rate_bps: d.rate_bps });
+            io.trace(|| TraceKind::Decision { flow, port: None, what: "pase_prune", queue: Some(d.queue), rate_bps: d.rate_bps });
         }
         let src = f.src;
         io.send(Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h }));
@@ -577,8 +590,7 @@ impl Pase {
             return; // the flow is over: nothing to arbitrate
         }
         let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, h.queue, io.now));
-        self.arm_pending(io);
-        io.trace(|| TraceKind::Arbitration { flow, what: "pase_request", queue: d.queue, rate_bps: d.rate_bps });
+        self.arm_pending(flow, io);
         self.forward(flow, stage, d, p.rank, io);
     }
 
@@ -670,7 +682,7 @@ impl Pase {
         self.stats.delegation_reports += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Arbitration { flow: FlowId(0), what: "pase_delegation_report", queue: 0, rate_bps: demand });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: "pase_delegation_report" });
         self.parent_demand.insert((parent, child), demand);
         let c = self.arbs[parent.idx()].capacity;
         let kids = self.children[parent.idx()].clone();
@@ -707,7 +719,7 @@ impl Pase {
         self.stats.delegation_updates += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Arbitration { flow: FlowId(0), what: "pase_delegation_update", queue: 0, rate_bps: share });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: "pase_delegation_update" });
         let initial = self.initial_share(parent);
         let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink { arb: Arbitrator::new(initial), reported: 0.0, timer_armed: false });
         v.arb.capacity = share;
@@ -727,7 +739,7 @@ impl Pase {
                 }
                 f.reached = h.stage;
                 let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
-                io.trace(|| TraceKind::Arbitration { flow, what: "pase_decision", queue: d.queue, rate_bps: d.rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: "pase_decision", queue: Some(d.queue), rate_bps: d.rate_bps });
                 self.apply(flow, d, io);
             }
             PaseMsg::Release => {
