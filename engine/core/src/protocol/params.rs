@@ -652,7 +652,8 @@ pub struct PaseParams {
     /// Fraction of a delegated link split equally among its children; the
     /// rest goes in proportion to their reported demand (a choice, so that
     /// a child with no demand can still admit a new flow: a small share
-    /// makes ceil(ADH / share) large). Default 0.5 (on the left-right tree:
+    /// makes ceil(ADH / share) large). Default 0.5 (on the left-right tree,
+    /// measured with the 0-based queue reading:
     /// 0.1 gives 27% higher AFCT than 0.5 at load 0.2, and 1, no
     /// re-apportioning, 20% higher at load 0.45).
     #[serde(default = "d_half")]
