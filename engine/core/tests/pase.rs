@@ -376,3 +376,24 @@ fn local_only_never_asks_a_switch() {
     assert_eq!(sim.proto.stats.processed_at[n_hosts..].iter().sum::<u64>(), 0);
     assert_eq!(sim.records.iter().filter(|r| r.end.is_some()).count(), 100);
 }
+
+#[test]
+fn pase_dctcp_keeps_the_arbitrated_queues() {
+    // PASE-DCTCP: the data go in the queues arbitration gives (some below
+    // the top one at this load), and every flow completes.
+    let mut s = testbed(0.7, 300);
+    s.params.pase.rate_control = dcsim_core::protocol::params::PaseRateControl::Dctcp;
+    let mut sim = pase_sim(&s);
+    sim.trace.enabled = true;
+    let mut lower = 0u64;
+    while sim.run_events(200_000) {
+        for e in sim.trace.drain() {
+            if let TraceKind::Enqueue { kind: dcsim_core::packet::PacketKind::Data, subqueue, .. } = e.kind {
+                lower += (subqueue > 0) as u64;
+            }
+        }
+    }
+    assert!(lower > 1000, "{lower} data packets queued below the top queue");
+    let done = sim.records.iter().filter(|r| r.end.is_some() && !r.background).count();
+    assert_eq!(done, 300);
+}

@@ -895,4 +895,21 @@ mod tests {
         let b = Decision { queue: 3, rate_bps: 0.9 * C };
         assert_eq!(Decision::NONE.combine(a).combine(b), Decision { queue: 3, rate_bps: 0.7 * C });
     }
+
+    #[test]
+    fn srpt_ranks_by_remaining_bytes_and_edf_by_deadline() {
+        use crate::net::topology::{build, TopologySpec};
+        let net = build(&TopologySpec::SingleRack { hosts: 3, link_gbps: 1.0, propagation_ns: 0.0, switch_delay_ns: 0.0 });
+        let pase = |c| Pase::new(PaseParams { criticality: c, ..PaseParams::default() }, &net, true);
+        // Flow 1: 900 KB left, deadline at 5 ms; flow 2: 100 KB left,
+        // deadline at 20 ms; flow 3: 50 KB left, no deadline.
+        let flows = [(FlowId(1), 900_000, 5_000), (FlowId(2), 100_000, 20_000), (FlowId(3), 50_000, u32::MAX)];
+        let order = |p: &Pase| {
+            let mut v: Vec<_> = flows.iter().map(|&(f, left, dl)| (p.key(f, left, dl), f.0)).collect();
+            v.sort();
+            v.into_iter().map(|x| x.1).collect::<Vec<_>>()
+        };
+        assert_eq!(order(&pase(PaseCriticality::Srpt)), vec![3, 2, 1]);
+        assert_eq!(order(&pase(PaseCriticality::Edf)), vec![1, 2, 3], "earliest deadline first, no deadline last");
+    }
 }
