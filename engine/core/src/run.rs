@@ -9,6 +9,7 @@ use crate::net::Network;
 use crate::packet::Packet;
 use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
+use crate::protocol::pdq::Pdq;
 use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
@@ -286,6 +287,11 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = Rcp::new(p.rcp.clone(), rates);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
+        ProtocolName::Pdq => {
+            let b = p.pdq.buffer_bytes;
+            let proto = Pdq::new(p.pdq.clone(), &net);
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
         ProtocolName::Phost => {
             let (b, n) = (p.phost.buffer_bytes, p.phost.priority_queues as usize);
             let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
@@ -338,7 +344,9 @@ pub fn summarize(
     let delivered: u64 = records.iter().filter(|r| r.end.is_some()).map(|r| r.size).sum();
     let last_arrival = records.iter().map(|r| r.start).max().unwrap_or(SimTime::ZERO);
     let open_loop = records.iter().all(|r| r.request.is_none());
-    let stable = completed == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
+    // Flows the protocol gave up (Early Termination) are settled, not stuck.
+    let settled = records.iter().filter(|r| r.end.is_some() || r.terminated).count() as u64;
+    let stable = settled == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
     Summary {
         scenario: s.name.clone(),
         protocol: protocol.to_string(),

@@ -34,11 +34,13 @@ pub enum ProtocolName {
     /// L2DCT: DCTCP weighted by bytes sent, least attained service first
     /// (section 9).
     L2dct,
+    /// PDQ: switches grant or pause flows by criticality (section 8).
+    Pdq,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 9] = [
+    pub const ALL: [ProtocolName; 10] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -48,6 +50,7 @@ impl ProtocolName {
         ProtocolName::Fastpass,
         ProtocolName::D2tcp,
         ProtocolName::L2dct,
+        ProtocolName::Pdq,
     ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -61,6 +64,7 @@ impl ProtocolName {
             ProtocolName::Phost => "phost",
             ProtocolName::D2tcp => "d2tcp",
             ProtocolName::L2dct => "l2dct",
+            ProtocolName::Pdq => "pdq",
         }
     }
     /// Parses a command-line name.

@@ -533,6 +533,7 @@ impl<P: Protocol> Simulation<P> {
                     Action::Send(p) => self.inject(p),
                     Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
                     Action::FlowDone(flow) => self.flow_done(flow),
+                    Action::FlowTerminated(flow) => self.flow_terminated(flow),
                 }
             }
             if self.actions.is_empty() {
@@ -543,7 +544,7 @@ impl<P: Protocol> Simulation<P> {
 
     fn flow_done(&mut self, flow: FlowId) {
         let r = &mut self.records[flow.idx()];
-        if r.end.is_some() {
+        if r.end.is_some() || r.terminated {
             return;
         }
         r.end = Some(self.now);
@@ -556,6 +557,19 @@ impl<P: Protocol> Simulation<P> {
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowFinish { flow });
         }
+        self.generator.on_flow_complete(self.now, &self.net);
+        self.schedule_next_arrival();
+    }
+
+    /// The protocol gave `flow` up: it settles without an end time.
+    fn flow_terminated(&mut self, flow: FlowId) {
+        let r = &mut self.records[flow.idx()];
+        if r.end.is_some() || r.terminated {
+            return;
+        }
+        r.terminated = true;
+        self.completed += 1;
+        self.pending_bytes -= r.size;
         self.generator.on_flow_complete(self.now, &self.net);
         self.schedule_next_arrival();
     }
