@@ -157,7 +157,12 @@ impl<P: Protocol> Runner for PacketLevel<P> {
     }
 }
 
+/// A flow-level scheduler: runs a whole workload at once.
+type FlowlevelFn = fn(&Network, FlowGenerator, SimTime) -> ideal::IdealRun;
+
 struct Flowlevel {
+    /// The scheduler and its name in reports.
+    scheduler: (FlowlevelFn, &'static str),
     net: Network,
     gen: Option<FlowGenerator>,
     out: Option<(ideal::IdealRun, SimTime)>,
@@ -171,7 +176,7 @@ impl Runner for Flowlevel {
     fn run_events(&mut self, _n: u64) -> bool {
         if let Some(g) = self.gen.take() {
             let max = SimTime::from_us_f64(self.scenario.max_time_ms * 1000.0);
-            let r = ideal::run(&self.net, g, max);
+            let r = (self.scheduler.0)(&self.net, g, max);
             let end = r.end;
             let mut order: Vec<(SimTime, FlowId)> =
                 r.records.iter().enumerate().filter_map(|(i, x)| x.end.map(|e| (e, FlowId(i as u32)))).collect();
@@ -209,7 +214,7 @@ impl Runner for Flowlevel {
     fn progress(&self) -> (u64, u64) {
         match &self.out {
             Some((r, _)) => {
-                let done = r.records.iter().filter(|x| x.end.is_some()).count() as u64;
+                let done = r.records.iter().filter(|x| x.end.is_some() || x.terminated).count() as u64;
                 (done, r.records.len() as u64)
             }
             None => (0, 0),
@@ -231,8 +236,8 @@ impl Runner for Flowlevel {
         self.run_events(0);
         let (r, end) = self.out.take().unwrap();
         let counters = Counters::default();
-        let stop = if r.records.iter().all(|x| x.end.is_some()) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
-        let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events);
+        let stop = if r.records.iter().all(|x| x.end.is_some() || x.terminated) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
+        let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
 }
@@ -303,7 +308,13 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = Fastpass::new(p.fastpass.clone(), &net);
             boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }),
+        ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
+            let scheduler: (FlowlevelFn, &'static str) = match s.protocol {
+                ProtocolName::Ideal => (ideal::run, "ideal"),
+                _ => (crate::protocol::optimal_deadline::run, "optimal_deadline"),
+            };
+            Box::new(Flowlevel { scheduler, net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
+        }
     })
 }
 

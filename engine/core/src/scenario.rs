@@ -36,11 +36,14 @@ pub enum ProtocolName {
     L2dct,
     /// PDQ: switches grant or pause flows by criticality (section 8).
     Pdq,
+    /// The optimal deadline scheduler: flow-level, earliest deadline first
+    /// with the fewest flows discarded (Moore-Hodgson; PDQ's bound).
+    OptimalDeadline,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 10] = [
+    pub const ALL: [ProtocolName; 11] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -51,6 +54,7 @@ impl ProtocolName {
         ProtocolName::D2tcp,
         ProtocolName::L2dct,
         ProtocolName::Pdq,
+        ProtocolName::OptimalDeadline,
     ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -65,6 +69,7 @@ impl ProtocolName {
             ProtocolName::D2tcp => "d2tcp",
             ProtocolName::L2dct => "l2dct",
             ProtocolName::Pdq => "pdq",
+            ProtocolName::OptimalDeadline => "optimal_deadline",
         }
     }
     /// Parses a command-line name.

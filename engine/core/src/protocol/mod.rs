@@ -17,6 +17,7 @@
 
 pub mod fastpass;
 pub mod ideal;
+pub mod optimal_deadline;
 pub mod params;
 pub mod pdq;
 pub mod phost;
