@@ -78,7 +78,7 @@ pub enum Decision {
     /// Accepted at this rate; `newly` when it was paused or new here;
     /// `early_start` when a finishing flow's bandwidth made it possible.
     Accept { rate: f64, newly: bool, early_start: bool },
-    /// Paused here; `newly` when it was running here before.
+    /// Paused here; `newly` when it was new or running here before.
     Pause { newly: bool },
     /// Early Termination: the flow cannot meet its deadline.
     Terminate,
@@ -251,7 +251,9 @@ impl PdqPort {
         }
         let period = SimTime::from_ps(rtt_ps * (h.probe_tenths.max(10) as u64) / 10);
         let fresh = Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl };
-        let index = match self.find(flow) {
+        let found = self.find(flow);
+        let is_new = found.is_none();
+        let index = match found {
             Some(i) => {
                 let old = self.flows.remove(i);
                 self.insert_sorted(Entry { rate: old.rate, paused: old.paused, ..fresh })
@@ -291,7 +293,7 @@ impl PdqPort {
             h.pauseby = self.tag;
             e.rate = 0.0;
             e.paused = true;
-            Decision::Pause { newly: !was_paused }
+            Decision::Pause { newly: !was_paused || is_new }
         }
     }
 
@@ -343,6 +345,8 @@ struct Sender {
     pauseby: u16,
     probe_tenths: u8,
     srtt: Option<SimTime>,
+    /// Smallest RTT sample: the path's RTT without queueing.
+    min_rtt: Option<SimTime>,
     pacing: bool,
     pace_token: u32,
     next_pace_at: SimTime,
@@ -378,8 +382,14 @@ impl Pdq {
     }
 
     /// `Packet::rank` of the flow's forward packets: deadline and RTT.
+    /// The RTT the header carries is the sender's smallest sample, the
+    /// path's RTT without queueing (a choice: with the smoothed RTT, a
+    /// queue lengthens every flow's K RTTs of Early Start, more flows
+    /// overlap, the queue grows further, and the rate controller's
+    /// q / (2 RTT) weakens as RTT grows).
     fn rank(&self, s: &Sender) -> u64 {
-        PdqHeader::pack_rank((s.deadline != NO_DEADLINE).then_some(s.deadline), self.rtt(s).ps())
+        let rtt = s.min_rtt.unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us));
+        PdqHeader::pack_rank((s.deadline != NO_DEADLINE).then_some(s.deadline), rtt.ps())
     }
 
     /// A forward header for `flow` now.
@@ -447,6 +457,13 @@ impl Pdq {
         s.pace_token = s.pace_token.wrapping_add(1);
         s.next_pace_at = io.now + gap;
         io.set_timer(s.next_pace_at, PdqTimer::Pace(flow, s.pace_token));
+        // A flow granted a sliver would hear of a higher rate only with its
+        // next packet, many RTTs away: it probes every probing period
+        // meanwhile (as RCP's rate refresh).
+        let period = self.probe_period(&self.senders[flow.idx()]);
+        if gap > period {
+            self.arm_probe(flow, io);
+        }
     }
 
     fn probe_period(&self, s: &Sender) -> SimTime {
@@ -496,6 +513,7 @@ impl Pdq {
         let rto = SimTime::from_us_f64(self.p.rto_us);
         let s = &mut self.senders[flow.idx()];
         let sample = io.now - p.sent_at;
+        s.min_rtt = Some(s.min_rtt.map_or(sample, |m| m.min(sample)));
         s.srtt = Some(match s.srtt {
             None => sample,
             Some(r) => SimTime::from_ps((r.ps() * 7 + sample.ps()) / 8),
@@ -580,6 +598,7 @@ impl Protocol for Pdq {
             pauseby: 0,
             probe_tenths: 10,
             srtt: None,
+            min_rtt: None,
             pacing: false,
             pace_token: 0,
             next_pace_at: SimTime::NEVER,
@@ -619,7 +638,9 @@ impl Protocol for Pdq {
             }
             PdqTimer::Probe(flow, token) => {
                 let s = &self.senders[flow.idx()];
-                if s.state != State::Paused || s.probe_token != token {
+                let period = self.probe_period(s);
+                let slow = s.state == State::Sending && s.pacing && s.next_pace_at > io.now + period;
+                if !(s.state == State::Paused || slow) || s.probe_token != token {
                     return;
                 }
                 if self.hopeless(flow, io.now) {
@@ -681,5 +702,161 @@ impl Protocol for Pdq {
             Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" }),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each switch rule in isolation, on one 1 Gbps port (rate controller
+    //! off so that the capacity stays C).
+    use super::*;
+    use crate::packet::pdq_flags;
+
+    const C: f64 = 1e9;
+    const RTT: u64 = 100_000_000; // 100 us in ps
+    const MS: u64 = 1_000_000_000;
+
+    fn cfg(variant: &str) -> SwitchConfig {
+        SwitchConfig::new(&PdqParams { rate_control: false, ..PdqParams::variant(variant).unwrap() })
+    }
+    fn hdr(t_rtts: f64) -> PdqHeader {
+        PdqHeader { rate_bps: C as f32, aux: (t_rtts * RTT as f64 / 1000.0) as u32, pauseby: 0, probe_tenths: 10, flags: 0 }
+    }
+    fn us(x: u64) -> SimTime {
+        SimTime::from_us(x)
+    }
+    /// One round trip of `flow` through the port: forward, then the ACK
+    /// back (Algorithm 3) with the header as the forward path left it.
+    fn trip(port: &mut PdqPort, flow: u32, mut h: PdqHeader, deadline: u64, now: SimTime, c: &SwitchConfig) -> (Decision, PdqHeader) {
+        let d = port.forward(flow, &mut h, deadline, RTT, now, c);
+        port.reverse(flow, &mut h, c);
+        (d, h)
+    }
+    fn accepted(d: Decision) -> bool {
+        matches!(d, Decision::Accept { .. })
+    }
+
+    #[test]
+    fn a_more_critical_flow_preempts() {
+        let c = cfg("basic");
+        let mut port = PdqPort::new(0, C, &c);
+        let (d, _) = trip(&mut port, 1, hdr(50.0), 20 * MS, us(0), &c);
+        assert!(accepted(d), "{d:?}");
+        // A flow with a later deadline does not get in...
+        let (d, h) = trip(&mut port, 3, hdr(5.0), 30 * MS, us(1), &c);
+        assert_eq!((d, h.rate_bps, h.pauseby), (Decision::Pause { newly: true }, 0.0, port.tag));
+        // ...one with an earlier deadline takes the whole link,
+        let (d, h) = trip(&mut port, 2, hdr(50.0), 10 * MS, us(2), &c);
+        assert!(accepted(d) && h.rate_bps as f64 == C, "{d:?} {h:?}");
+        // and the flow it preempts is paused at its next packet.
+        let (d, h) = trip(&mut port, 1, hdr(49.0), 20 * MS, us(3), &c);
+        assert_eq!((d, h.rate_bps), (Decision::Pause { newly: true }, 0.0));
+    }
+
+    #[test]
+    fn a_paused_flow_is_accepted_when_bandwidth_frees() {
+        let c = cfg("basic");
+        let mut port = PdqPort::new(0, C, &c);
+        assert!(accepted(trip(&mut port, 1, hdr(50.0), 10 * MS, us(0), &c).0));
+        let (d, paused) = trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c);
+        assert_eq!(d, Decision::Pause { newly: true });
+        // Its probe (carrying P_H) is refused while flow 1 runs...
+        let probe = PdqHeader { pauseby: paused.pauseby, flags: pdq_flags::PROBE, ..hdr(50.0) };
+        assert_eq!(trip(&mut port, 2, probe, 20 * MS, us(2), &c).0, Decision::Pause { newly: false });
+        // ...and accepted at the full rate once flow 1's FIN has passed.
+        trip(&mut port, 1, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 10 * MS, us(3), &c);
+        let (d, h) = trip(&mut port, 2, probe, 20 * MS, us(4), &c);
+        assert!(accepted(d) && h.rate_bps as f64 == C && h.pauseby == 0, "{d:?} {h:?}");
+    }
+
+    #[test]
+    fn early_start_admits_the_next_flow_k_rtts_before_the_current_one_ends() {
+        for (variant, expect_early) in [("es", true), ("basic", false)] {
+            let c = cfg(variant);
+            let mut port = PdqPort::new(0, C, &c);
+            assert!(accepted(trip(&mut port, 1, hdr(5.0), 10 * MS, us(0), &c).0));
+            assert_eq!(trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c).0, Decision::Pause { newly: true }, "{variant}");
+            // 2.5 RTTs left (K = 2): not yet.
+            trip(&mut port, 1, hdr(2.5), 10 * MS, us(2), &c);
+            assert_eq!(trip(&mut port, 2, hdr(50.0), 20 * MS, us(3), &c).0, Decision::Pause { newly: false }, "{variant}");
+            // 1.5 RTTs left: Early Start lets flow 2 in beside it.
+            trip(&mut port, 1, hdr(1.5), 10 * MS, us(4), &c);
+            let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(5), &c).0;
+            if expect_early {
+                assert_eq!(d, Decision::Accept { rate: C, newly: true, early_start: true });
+            } else {
+                assert_eq!(d, Decision::Pause { newly: false }, "basic PDQ waits for the FIN");
+            }
+        }
+    }
+
+    #[test]
+    fn early_termination_drops_a_flow_that_cannot_make_its_deadline() {
+        // 2 ms of transmission left, 1 ms to the deadline.
+        let t_left = 2.0 * MS as f64 / RTT as f64;
+        for (variant, expect_term) in [("es_et", true), ("es", false)] {
+            let c = cfg(variant);
+            let mut port = PdqPort::new(0, C, &c);
+            let (d, h) = trip(&mut port, 1, hdr(t_left), MS, us(0), &c);
+            if expect_term {
+                assert_eq!(d, Decision::Terminate);
+                assert!(h.flags & pdq_flags::TERM != 0 && h.rate_bps == 0.0 && port.flows.is_empty());
+            } else {
+                assert!(accepted(d), "without ET the hopeless flow still runs: {d:?}");
+            }
+            // A flow that can make it is not terminated.
+            let (d, _) = trip(&mut port, 2, hdr(5.0), MS, us(0), &c);
+            assert!(accepted(d) || d == Decision::Pause { newly: true }, "{variant}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn dampening_delays_a_second_acceptance() {
+        for (variant, window) in [("full", Some(us(10))), ("es_et", None)] {
+            let c = cfg(variant);
+            assert_eq!(c.dampening, window);
+            let mut port = PdqPort::new(0, C, &c);
+            // Flow 1's path allows only half the link: half stays free.
+            let half = PdqHeader { rate_bps: (C / 2.0) as f32, ..hdr(50.0) };
+            assert!(accepted(trip(&mut port, 1, half, 10 * MS, us(0), &c).0));
+            let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c).0;
+            if window.is_some() {
+                assert_eq!(d, Decision::Pause { newly: true }, "within the dampening window");
+                let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(11), &c).0;
+                assert_eq!(d, Decision::Accept { rate: C / 2.0, newly: true, early_start: false }, "after it");
+            } else {
+                assert_eq!(d, Decision::Accept { rate: C / 2.0, newly: true, early_start: false });
+            }
+        }
+    }
+
+    #[test]
+    fn suppressed_probing_spaces_probes_by_list_index() {
+        let c = cfg("full");
+        let mut port = PdqPort::new(0, C, &c);
+        for f in 0..11 {
+            trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(f as u64 * 20), &c);
+        }
+        // Flow 10 sits at index 10: I_H = 0.2 x 10 = 2 RTTs.
+        let (_, h) = trip(&mut port, 10, hdr(50.0), 20 * MS, us(300), &c);
+        assert_eq!(h.probe_tenths, 20);
+        let c = cfg("es_et");
+        let mut port = PdqPort::new(0, C, &c);
+        for f in 0..11 {
+            trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(f as u64 * 20), &c);
+        }
+        assert_eq!(trip(&mut port, 10, hdr(50.0), 20 * MS, us(300), &c).1.probe_tenths, 10);
+    }
+
+    #[test]
+    fn the_rate_controller_leaves_room_to_drain_the_queue() {
+        let c = SwitchConfig::new(&PdqParams::default());
+        let mut port = PdqPort::new(0, C, &c);
+        port.rtt_avg_ps = RTT as f64;
+        // 25 KB queued, RTT 100 us: C' = C - 200 kbit / 200 us = 0.
+        assert_eq!(port.control(25_000, us(1000), &c), Some(0.0));
+        // Within two RTTs no update; then an empty queue restores C.
+        assert_eq!(port.control(0, us(1100), &c), None);
+        assert_eq!(port.control(0, us(1200), &c), Some(C));
     }
 }
