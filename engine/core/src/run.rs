@@ -286,10 +286,12 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = WindowTransport::new(WindowConfig::pfabric(&p.pfabric));
             boxed(Simulation::new(net, |_, _| Queue::PFabric(PFabricQueue::new(b)), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Rcp => {
-            let b = p.rcp.buffer_bytes;
+        ProtocolName::Rcp | ProtocolName::D3 => {
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
-            let proto = Rcp::new(p.rcp.clone(), rates);
+            let (b, proto) = match s.protocol {
+                ProtocolName::Rcp => (p.rcp.buffer_bytes, Rcp::new(p.rcp.clone(), rates)),
+                _ => (p.d3.buffer_bytes, Rcp::d3(p.d3.clone(), rates, net.host_rate.bps() as f64)),
+            };
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Pdq => {

@@ -36,6 +36,9 @@ pub enum ProtocolName {
     L2dct,
     /// PDQ: switches grant or pause flows by criticality (section 8).
     Pdq,
+    /// D3: switches grant deadline flows their desired rate first come
+    /// first served and share the rest (section 9).
+    D3,
     /// The optimal deadline scheduler: flow-level, earliest deadline first
     /// with the fewest flows discarded (Moore-Hodgson; PDQ's bound).
     OptimalDeadline,
@@ -43,7 +46,7 @@ pub enum ProtocolName {
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 11] = [
+    pub const ALL: [ProtocolName; 12] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -54,6 +57,7 @@ impl ProtocolName {
         ProtocolName::D2tcp,
         ProtocolName::L2dct,
         ProtocolName::Pdq,
+        ProtocolName::D3,
         ProtocolName::OptimalDeadline,
     ];
     /// The name used in files and on the command line.
@@ -69,6 +73,7 @@ impl ProtocolName {
             ProtocolName::D2tcp => "d2tcp",
             ProtocolName::L2dct => "l2dct",
             ProtocolName::Pdq => "pdq",
+            ProtocolName::D3 => "d3",
             ProtocolName::OptimalDeadline => "optimal_deadline",
         }
     }

@@ -30,7 +30,7 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 9] = [
+const PACKET_PROTOCOLS: [ProtocolName; 10] = [
     ProtocolName::Tcp,
     ProtocolName::Dctcp,
     ProtocolName::Pfabric,
@@ -40,6 +40,7 @@ const PACKET_PROTOCOLS: [ProtocolName; 9] = [
     ProtocolName::D2tcp,
     ProtocolName::L2dct,
     ProtocolName::Pdq,
+    ProtocolName::D3,
 ];
 
 /// Makes a shipped scenario small enough for a conservation check. The

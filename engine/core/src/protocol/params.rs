@@ -35,6 +35,11 @@ pub struct ProtocolParams {
     /// PDQ.
     #[serde(default)]
     pub pdq: PdqParams,
+    /// D3: RCP's parameters, read the D3 way. alpha = 0.1 and beta = 1
+    /// (the PDQ paper's D3) steer each port's estimate of the capacity it
+    /// allocates; `rtt_us` is also the interval between a flow's requests.
+    #[serde(default)]
+    pub d3: RcpParams,
 }
 
 macro_rules! defaults {
@@ -630,6 +635,16 @@ fn dctcp_like(proto: &str, d: &DctcpParams) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks RCP's parameters (RCP and D3 share them) under `proto`'s name.
+fn rcp_like(proto: &str, r: &RcpParams) -> Result<(), String> {
+    at_least(&format!("{proto}.buffer_bytes"), r.buffer_bytes, 1500)?;
+    positive(&format!("{proto}.alpha"), r.alpha)?;
+    positive(&format!("{proto}.beta"), r.beta)?;
+    positive(&format!("{proto}.control_interval_us"), r.control_interval_us)?;
+    positive(&format!("{proto}.rtt_us"), r.rtt_us)?;
+    positive(&format!("{proto}.rto_us"), r.rto_us)
+}
+
 impl ProtocolParams {
     /// Checks every parameter; the error names the field and the reason.
     pub fn validate(&self) -> Result<(), String> {
@@ -661,13 +676,8 @@ impl ProtocolParams {
         at_least("pfabric.max_cwnd", p.max_cwnd as u64, p.init_cwnd as u64)?;
         positive("pfabric.rto_us", p.rto_us)?;
         at_least("pfabric.probe_after_timeouts", p.probe_after_timeouts as u64, 1)?;
-        let r = &self.rcp;
-        at_least("rcp.buffer_bytes", r.buffer_bytes, 1500)?;
-        positive("rcp.alpha", r.alpha)?;
-        positive("rcp.beta", r.beta)?;
-        positive("rcp.control_interval_us", r.control_interval_us)?;
-        positive("rcp.rtt_us", r.rtt_us)?;
-        positive("rcp.rto_us", r.rto_us)?;
+        rcp_like("rcp", &self.rcp)?;
+        rcp_like("d3", &self.d3)?;
         let q = &self.pdq;
         at_least("pdq.buffer_bytes", q.buffer_bytes, 1500)?;
         positive("pdq.rto_us", q.rto_us)?;
