@@ -49,7 +49,7 @@ pub mod trace_code {
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
-pub const CONTROL_NAMES: [&str; 18] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "other"];
+pub const CONTROL_NAMES: [&str; 27] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "pdq_syn", "pdq_accept", "pdq_pause", "pdq_rate", "pdq_probe", "pdq_early_start", "pdq_terminate", "pdq_fin", "d3_quench", "other"];
 
 fn kind_code(k: PacketKind) -> f64 {
     match k {

@@ -91,6 +91,7 @@ defaults! {
     d_one_f: f64 = 1.0;
     d_pdq_rtt: f64 = 10.0;
     d_pdq_min_rate: f64 = 0.01;
+    d_d3_life: f64 = 4.0;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -350,6 +351,12 @@ pub struct RcpParams {
     /// Retransmission timeout, microseconds (RCP rarely loses packets).
     #[serde(default = "d_rcp_rto")]
     pub rto_us: f64,
+    /// D3 only: a port returns the allocation of a flow that made no
+    /// request for this many RTTs (`rtt_us`). D3 assumes one path per
+    /// flow; with per-packet spraying a flow's requests reach each spine
+    /// only now and then and its release only one of them. A choice: 4.
+    #[serde(default = "d_d3_life")]
+    pub d3_allocation_lifetime_rtts: f64,
 }
 impl Default for RcpParams {
     fn default() -> Self {
@@ -642,7 +649,8 @@ fn rcp_like(proto: &str, r: &RcpParams) -> Result<(), String> {
     positive(&format!("{proto}.beta"), r.beta)?;
     positive(&format!("{proto}.control_interval_us"), r.control_interval_us)?;
     positive(&format!("{proto}.rtt_us"), r.rtt_us)?;
-    positive(&format!("{proto}.rto_us"), r.rto_us)
+    positive(&format!("{proto}.rto_us"), r.rto_us)?;
+    positive(&format!("{proto}.d3_allocation_lifetime_rtts"), r.d3_allocation_lifetime_rtts)
 }
 
 impl ProtocolParams {

@@ -96,7 +96,8 @@ pub mod d3_rank {
 /// information), their sums, and the number of flows.
 #[derive(Clone, Debug, Default)]
 pub struct D3Port {
-    flows: std::collections::HashMap<u32, (f64, f64)>,
+    /// Per flow: allocation, desired rate, time of the last request.
+    flows: std::collections::BTreeMap<u32, (f64, f64, SimTime)>,
     /// Sum of current allocations A.
     pub allocated: f64,
     /// Sum of desired rates D.
@@ -109,8 +110,8 @@ impl D3Port {
     /// first come first served, and every flow a share of what the
     /// desired rates leave, never negative (the PDQ paper's D3). A flow
     /// granted nothing gets `floor`, so that it keeps asking every RTT.
-    pub fn request(&mut self, flow: u32, desired: f64, capacity: f64, floor: f64) -> f64 {
-        let (a_old, d_old) = self.flows.get(&flow).copied().unwrap_or((0.0, 0.0));
+    pub fn request(&mut self, flow: u32, desired: f64, capacity: f64, floor: f64, now: SimTime) -> f64 {
+        let (a_old, d_old, _) = self.flows.get(&flow).copied().unwrap_or((0.0, 0.0, now));
         self.allocated -= a_old;
         self.demand += desired - d_old;
         let n = (self.flows.len() + usize::from(!self.flows.contains_key(&flow))) as f64;
@@ -119,14 +120,26 @@ impl D3Port {
         let a = if left >= desired { desired + fair.min(left - desired) } else { left };
         let a = a.max(floor);
         self.allocated += a;
-        self.flows.insert(flow, (a, desired));
+        self.flows.insert(flow, (a, desired, now));
         a
     }
     /// The flow is over: its allocation and demand are returned.
     pub fn release(&mut self, flow: u32) {
-        if let Some((a, d)) = self.flows.remove(&flow) {
+        if let Some((a, d, _)) = self.flows.remove(&flow) {
             self.allocated -= a;
             self.demand -= d;
+        }
+    }
+    /// Returns the allocations of flows that made no request since
+    /// `before`: a flow whose packets are sprayed over several ports asks
+    /// each only now and then, and its release reaches one of them.
+    pub fn expire(&mut self, before: SimTime) {
+        let n = self.flows.len();
+        self.flows.retain(|_, e| e.2 >= before);
+        if self.flows.len() != n {
+            // Sums again in flow order, so rounding does not depend on history.
+            self.allocated = self.flows.values().map(|e| e.0).sum();
+            self.demand = self.flows.values().map(|e| e.1).sum();
         }
     }
 }
@@ -423,6 +436,10 @@ impl Protocol for Rcp {
                 // port's queue drain time. With a fixed d the queue term
                 // drives the rate to its floor whenever a queue forms.
                 let d = self.p.rtt_us * 1e-6 + q / c;
+                if let Some(d3) = &mut self.d3 {
+                    let life = SimTime::from_us_f64(self.p.rtt_us * self.p.d3_allocation_lifetime_rtts);
+                    d3[i].expire(io.now.saturating_sub(life));
+                }
                 if st.input_bytes == 0 && q == 0.0 {
                     // Idle link: back to full rate, no more updates until traffic.
                     st.rate_bps = c;
@@ -448,7 +465,7 @@ impl Protocol for Rcp {
                 Some(d3) if p.rank & d3_rank::FIN != 0 => d3[port.idx()].release(p.flow.0),
                 Some(d3) if p.rank & d3_rank::REQUEST != 0 => {
                     let c = st.rate_bps;
-                    let a = d3[port.idx()].request(p.flow.0, d3_rank::desired(p.rank), c, self.capacity[port.idx()] / 1000.0);
+                    let a = d3[port.idx()].request(p.flow.0, d3_rank::desired(p.rank), c, self.capacity[port.idx()] / 1000.0, io.now);
                     h.rate_bps = h.rate_bps.min(a as f32);
                 }
                 Some(_) => {}
@@ -464,6 +481,7 @@ impl Protocol for Rcp {
 #[cfg(test)]
 mod d3_tests {
     use super::D3Port;
+    use crate::units::SimTime;
 
     const C: f64 = 1e9;
 
@@ -472,30 +490,30 @@ mod d3_tests {
         let mut p = D3Port::default();
         // The first request: its 600 Mb/s plus the fair share of what the
         // desires leave, (1000 - 600) / 1.
-        assert_eq!(p.request(1, 600e6, C, 1e6), 1000e6);
+        assert_eq!(p.request(1, 600e6, C, 1e6, SimTime::ZERO), 1000e6);
         // The next asks 600 Mb/s too: only what is left, 0 (the floor).
-        assert_eq!(p.request(2, 600e6, C, 1e6), 1e6);
+        assert_eq!(p.request(2, 600e6, C, 1e6, SimTime::ZERO), 1e6);
         // Flow 1's next request (past allocation returned first): desired
         // 600 plus the fair share, now (1000 - 1200) / 2 < 0, so 0.
-        assert_eq!(p.request(1, 600e6, C, 1e6), 600e6);
+        assert_eq!(p.request(1, 600e6, C, 1e6, SimTime::ZERO), 600e6);
         // Flow 2 gets what flow 1 no longer holds.
-        assert_eq!(p.request(2, 600e6, C, 1e6), 400e6);
+        assert_eq!(p.request(2, 600e6, C, 1e6, SimTime::ZERO), 400e6);
     }
 
     #[test]
     fn flows_without_deadlines_share_and_the_fair_share_is_never_negative() {
         let mut p = D3Port::default();
-        assert_eq!(p.request(1, 0.0, C, 0.0), 1000e6);
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 1000e6);
         // Two flows: each is offered (C - D) / N = 500; flow 1 still holds
         // 1000 until its next request, so flow 2 gets what is left, 0.
-        assert_eq!(p.request(2, 0.0, C, 0.0), 0.0);
-        assert_eq!(p.request(1, 0.0, C, 0.0), 500e6);
-        assert_eq!(p.request(2, 0.0, C, 0.0), 500e6);
+        assert_eq!(p.request(2, 0.0, C, 0.0, SimTime::ZERO), 0.0);
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 500e6);
+        assert_eq!(p.request(2, 0.0, C, 0.0, SimTime::ZERO), 500e6);
         // A deadline flow desiring more than the link: the others' fair
         // share is 0, not negative, and the link is never over-allocated.
-        let a3 = p.request(3, 2e9, C, 0.0);
+        let a3 = p.request(3, 2e9, C, 0.0, SimTime::ZERO);
         assert_eq!(a3, 0.0, "nothing left while flows 1 and 2 hold their shares");
-        assert_eq!(p.request(1, 0.0, C, 0.0), 0.0, "(C - D) / N < 0 gives 0");
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 0.0, "(C - D) / N < 0 gives 0");
         assert!(p.allocated <= C + 1.0);
         p.release(1);
         p.release(2);
