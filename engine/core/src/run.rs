@@ -296,6 +296,10 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
         }
         ProtocolName::Pdq => {
             let b = p.pdq.buffer_bytes;
+            let mut cfg = cfg;
+            if p.pdq.per_flow_paths {
+                cfg.load_balancing = LoadBalancing::Ecmp;
+            }
             let proto = Pdq::new(p.pdq.clone(), &net);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
