@@ -277,14 +277,16 @@ impl PdqPort {
         }
         let e = &mut self.flows[index];
         let was_paused = e.paused;
-        let damped = was_paused && cfg.dampening.is_some_and(|w| self.last_accept.is_some_and(|t| now < t + w));
+        // Dampening holds back paused flows only: a new flow's first packet
+        // is not a flow coming back from a pause.
+        let damped = was_paused && !is_new && cfg.dampening.is_some_and(|w| self.last_accept.is_some_and(|t| now < t + w));
         if rate > 0.0 && !damped {
             h.rate_bps = rate as f32;
             h.pauseby = 0;
             // Tentatively until the ACK brings the path's rate back.
             e.rate = rate;
             e.paused = false;
-            if was_paused {
+            if was_paused && !is_new {
                 self.last_accept = Some(now);
             }
             Decision::Accept { rate, newly: was_paused, early_start: early }
@@ -816,16 +818,24 @@ mod tests {
             let c = cfg(variant);
             assert_eq!(c.dampening, window);
             let mut port = PdqPort::new(0, C, &c);
-            // Flow 1's path allows only half the link: half stays free.
-            let half = PdqHeader { rate_bps: (C / 2.0) as f32, ..hdr(50.0) };
-            assert!(accepted(trip(&mut port, 1, half, 10 * MS, us(0), &c).0));
-            let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c).0;
+            // Flows 1 and 2 wait, paused, behind flow 0.
+            assert!(accepted(trip(&mut port, 0, hdr(50.0), 5 * MS, us(0), &c).0));
+            for f in [1, 2] {
+                assert_eq!(trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(1), &c).0, Decision::Pause { newly: true });
+            }
+            trip(&mut port, 0, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 5 * MS, us(20), &c);
+            // Flow 1 comes back, limited to half the link by its path.
+            let half = PdqHeader { rate_bps: (C / 2.0) as f32, pauseby: port.tag, ..hdr(50.0) };
+            assert!(accepted(trip(&mut port, 1, half, 11 * MS, us(30), &c).0));
+            // Half the link is free, but flow 2 waits out the window.
+            let probe = PdqHeader { pauseby: port.tag, flags: pdq_flags::PROBE, ..hdr(50.0) };
+            let d = trip(&mut port, 2, probe, 12 * MS, us(31), &c).0;
+            let later = Decision::Accept { rate: C / 2.0, newly: true, early_start: false };
             if window.is_some() {
-                assert_eq!(d, Decision::Pause { newly: true }, "within the dampening window");
-                let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(11), &c).0;
-                assert_eq!(d, Decision::Accept { rate: C / 2.0, newly: true, early_start: false }, "after it");
+                assert_eq!(d, Decision::Pause { newly: false }, "within the dampening window");
+                assert_eq!(trip(&mut port, 2, probe, 12 * MS, us(41), &c).0, later, "after it");
             } else {
-                assert_eq!(d, Decision::Accept { rate: C / 2.0, newly: true, early_start: false });
+                assert_eq!(d, later);
             }
         }
     }
