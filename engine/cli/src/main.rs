@@ -215,6 +215,7 @@ const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("websearch-ideal-10k", "websearch-leaf-spine.json", "ideal", Some(10_000)),
     ("websearch-fastpass-10k", "websearch-leaf-spine.json", "fastpass", Some(10_000)),
     ("websearch-phost-10k", "websearch-leaf-spine.json", "phost", Some(10_000)),
+    ("websearch-pdq-10k", "websearch-leaf-spine.json", "pdq", Some(10_000)),
     ("datamining-pfabric-10k", "datamining-leaf-spine.json", "pfabric", Some(10_000)),
     ("incast-pfabric", "incast.json", "pfabric", None),
     ("left-right-pase-10k", "pase-left-right.json", "pase", Some(10_000)),

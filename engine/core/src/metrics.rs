@@ -33,6 +33,11 @@ pub struct FlowRecord {
     pub request: Option<u32>,
     /// A background flow (`workload.background`): simulated, not reported.
     pub background: bool,
+    /// The protocol gave the flow up before it completed (PDQ's Early
+    /// Termination, D3's quenching): it has no end and missed its deadline,
+    /// but counts as settled for the run's end and closed-loop requests.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terminated: bool,
 }
 
 impl FlowRecord {
@@ -50,6 +55,7 @@ impl FlowRecord {
             tenant: f.tenant,
             request: f.request,
             background: f.background,
+            terminated: false,
         }
     }
     /// Flow completion time: from arrival at the sender to the last byte at
@@ -288,7 +294,7 @@ mod tests {
     #[test]
     fn p99_is_nearest_rank() {
         let recs: Vec<FlowRecord> = (1..=200u64)
-            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None, background: false })
+            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None, background: false, terminated: false })
             .collect();
         let b = BucketStats::of(recs.iter());
         assert_eq!(b.p99_slowdown, 198.0);

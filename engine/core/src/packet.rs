@@ -63,6 +63,57 @@ pub struct RcpHeader {
     pub sack: u32,
 }
 
+/// Flag bits of [`PdqHeader::flags`].
+pub mod pdq_flags {
+    /// The flow's first packet (SYN); on the reply, SYN-ACK.
+    pub const SYN: u8 = 1;
+    /// The flow is over (all acknowledged): switches forget it.
+    pub const FIN: u8 = 2;
+    /// A switch or the sender terminated the flow (Early Termination).
+    pub const TERM: u8 = 4;
+    /// A header-only probe of a paused flow (and its reply).
+    pub const PROBE: u8 = 8;
+}
+
+/// PDQ's scheduling header (Hong et al., SIGCOMM 2012, section 3.1),
+/// compressed so a packet stays 64 bytes. The deadline D_H and the RTT
+/// ride in [`Packet::rank`], which PDQ's FIFO ports never read: see
+/// [`PdqHeader::pack_rank`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PdqHeader {
+    /// R_H: the rate the path grants so far, bits per second (the sender
+    /// asks for its NIC rate; each switch lowers it; 0 when paused).
+    pub rate_bps: f32,
+    /// Forward: T_H, the expected transmission time of the flow's
+    /// remaining bytes at the NIC rate, nanoseconds (saturating).
+    /// Reverse (ACK): the cumulative ACK.
+    pub aux: u32,
+    /// P_H: the port that paused the flow, plus one (0: not paused).
+    pub pauseby: u16,
+    /// I_H: the inter-probing time in tenths of an RTT (Suppressed
+    /// Probing raises it; 10 = probe every RTT).
+    pub probe_tenths: u8,
+    /// [`pdq_flags`] bits.
+    pub flags: u8,
+}
+
+impl PdqHeader {
+    /// Deadline field of a packed rank meaning "no deadline".
+    const NO_DEADLINE_NS: u64 = (1 << 40) - 1;
+    /// `Packet::rank` for PDQ: the absolute deadline in nanoseconds in the
+    /// high 40 bits (about 1,100 s; all ones: none) and the sender's RTT
+    /// in units of 100 ns in the low 24 bits (at most 1.6 s).
+    pub fn pack_rank(deadline_ps: Option<u64>, rtt_ps: u64) -> u64 {
+        let d = deadline_ps.map_or(Self::NO_DEADLINE_NS, |d| (d / 1000).min(Self::NO_DEADLINE_NS - 1));
+        (d << 24) | (rtt_ps / 100_000).clamp(1, (1 << 24) - 1)
+    }
+    /// The absolute deadline (ps) and RTT (ps) of a packed rank.
+    pub fn unpack_rank(rank: u64) -> (Option<u64>, u64) {
+        let d = rank >> 24;
+        ((d != Self::NO_DEADLINE_NS).then_some(d * 1000), (rank & ((1 << 24) - 1)) * 100_000)
+    }
+}
+
 /// What a Fastpass control message is (see `protocol/fastpass.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]
@@ -183,6 +234,8 @@ pub enum Header {
     Phost(PhostHeader),
     /// PASE control messages.
     Pase(PaseHeader),
+    /// PDQ (SYN, data, probes, ACKs, FIN; deadline and RTT ride in `rank`).
+    Pdq(PdqHeader),
 }
 
 /// ECN bits as DCTCP uses them.

@@ -10,6 +10,7 @@ use crate::packet::Packet;
 use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
 use crate::protocol::pase::Pase;
+use crate::protocol::pdq::Pdq;
 use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
@@ -157,7 +158,12 @@ impl<P: Protocol> Runner for PacketLevel<P> {
     }
 }
 
+/// A flow-level scheduler: runs a whole workload at once.
+type FlowlevelFn = fn(&Network, FlowGenerator, SimTime) -> ideal::IdealRun;
+
 struct Flowlevel {
+    /// The scheduler and its name in reports.
+    scheduler: (FlowlevelFn, &'static str),
     net: Network,
     gen: Option<FlowGenerator>,
     out: Option<(ideal::IdealRun, SimTime)>,
@@ -171,7 +177,7 @@ impl Runner for Flowlevel {
     fn run_events(&mut self, _n: u64) -> bool {
         if let Some(g) = self.gen.take() {
             let max = SimTime::from_us_f64(self.scenario.max_time_ms * 1000.0);
-            let r = ideal::run(&self.net, g, max);
+            let r = (self.scheduler.0)(&self.net, g, max);
             let end = r.end;
             let mut order: Vec<(SimTime, FlowId)> =
                 r.records.iter().enumerate().filter_map(|(i, x)| x.end.map(|e| (e, FlowId(i as u32)))).collect();
@@ -210,7 +216,7 @@ impl Runner for Flowlevel {
         match &self.out {
             Some((r, _)) => {
                 let fg = r.records.iter().filter(|x| !x.background);
-                let done = fg.clone().filter(|x| x.end.is_some()).count() as u64;
+                let done = fg.clone().filter(|x| x.end.is_some() || x.terminated).count() as u64;
                 (done, fg.count() as u64)
             }
             None => (0, 0),
@@ -232,8 +238,8 @@ impl Runner for Flowlevel {
         self.run_events(0);
         let (r, end) = self.out.take().unwrap();
         let counters = Counters::default();
-        let stop = if r.records.iter().all(|x| x.end.is_some() || x.background) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
-        let summary = summarize(&self.scenario, "ideal", &r.records, &counters, &[], stop, end, r.events);
+        let stop = if r.records.iter().all(|x| x.end.is_some() || x.terminated || x.background) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
+        let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
 }
@@ -282,10 +288,21 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = WindowTransport::new(WindowConfig::pfabric(&p.pfabric));
             boxed(Simulation::new(net, |_, _| Queue::PFabric(PFabricQueue::new(b)), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Rcp => {
-            let b = p.rcp.buffer_bytes;
+        ProtocolName::Rcp | ProtocolName::D3 => {
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
-            let proto = Rcp::new(p.rcp.clone(), rates);
+            let (b, proto) = match s.protocol {
+                ProtocolName::Rcp => (p.rcp.buffer_bytes, Rcp::new(p.rcp.clone(), rates)),
+                _ => (p.d3.buffer_bytes, Rcp::d3(p.d3.clone(), rates, net.host_rate.bps() as f64)),
+            };
+            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+        }
+        ProtocolName::Pdq => {
+            let b = p.pdq.buffer_bytes;
+            let mut cfg = cfg;
+            if p.pdq.per_flow_paths {
+                cfg.load_balancing = LoadBalancing::Ecmp;
+            }
+            let proto = Pdq::new(p.pdq.clone(), &net);
             boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Phost => {
@@ -304,7 +321,13 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
             let proto = Fastpass::new(p.fastpass.clone(), &net);
             boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
         }
-        ProtocolName::Ideal => Box::new(Flowlevel { net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }),
+        ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
+            let scheduler: (FlowlevelFn, &'static str) = match s.protocol {
+                ProtocolName::Ideal => (ideal::run, "ideal"),
+                _ => (crate::protocol::optimal_deadline::run, "optimal_deadline"),
+            };
+            Box::new(Flowlevel { scheduler, net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
+        }
     })
 }
 
@@ -352,7 +375,9 @@ pub fn summarize(
     let delivered: u64 = records.iter().filter(|r| r.end.is_some()).map(|r| r.size).sum();
     let last_arrival = records.iter().map(|r| r.start).max().unwrap_or(SimTime::ZERO);
     let open_loop = records.iter().all(|r| r.request.is_none());
-    let stable = completed == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
+    // Flows the protocol gave up (Early Termination) are settled, not stuck.
+    let settled = records.iter().filter(|r| r.end.is_some() || r.terminated).count() as u64;
+    let stable = settled == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
     Summary {
         scenario: s.name.clone(),
         protocol: protocol.to_string(),

@@ -37,11 +37,19 @@ pub enum ProtocolName {
     /// PASE: arbitrated priority queues and reference rates, DCTCP-like
     /// end hosts (section 7).
     Pase,
+    /// PDQ: switches grant or pause flows by criticality (section 8).
+    Pdq,
+    /// D3: switches grant deadline flows their desired rate first come
+    /// first served and share the rest (section 9).
+    D3,
+    /// The optimal deadline scheduler: flow-level, earliest deadline first
+    /// with the fewest flows discarded (Moore-Hodgson; PDQ's bound).
+    OptimalDeadline,
 }
 
 impl ProtocolName {
     /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 10] = [
+    pub const ALL: [ProtocolName; 13] = [
         ProtocolName::Tcp,
         ProtocolName::Dctcp,
         ProtocolName::Pfabric,
@@ -52,6 +60,9 @@ impl ProtocolName {
         ProtocolName::D2tcp,
         ProtocolName::L2dct,
         ProtocolName::Pase,
+        ProtocolName::Pdq,
+        ProtocolName::D3,
+        ProtocolName::OptimalDeadline,
     ];
     /// The name used in files and on the command line.
     pub fn as_str(self) -> &'static str {
@@ -66,6 +77,9 @@ impl ProtocolName {
             ProtocolName::D2tcp => "d2tcp",
             ProtocolName::L2dct => "l2dct",
             ProtocolName::Pase => "pase",
+            ProtocolName::Pdq => "pdq",
+            ProtocolName::D3 => "d3",
+            ProtocolName::OptimalDeadline => "optimal_deadline",
         }
     }
     /// Parses a command-line name.

@@ -540,6 +540,7 @@ impl<P: Protocol> Simulation<P> {
                     Action::Send(p) => self.inject(p),
                     Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
                     Action::FlowDone(flow) => self.flow_done(flow),
+                    Action::FlowTerminated(flow) => self.flow_terminated(flow),
                 }
             }
             if self.actions.is_empty() {
@@ -550,7 +551,7 @@ impl<P: Protocol> Simulation<P> {
 
     fn flow_done(&mut self, flow: FlowId) {
         let r = &mut self.records[flow.idx()];
-        if r.end.is_some() {
+        if r.end.is_some() || r.terminated {
             return;
         }
         r.end = Some(self.now);
@@ -565,6 +566,22 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         self.completion_order.push(flow);
+        self.completed += 1;
+        self.pending_bytes -= r.size;
+        self.generator.on_flow_complete(self.now, &self.net);
+        self.schedule_next_arrival();
+    }
+
+    /// The protocol gave `flow` up: it settles without an end time.
+    fn flow_terminated(&mut self, flow: FlowId) {
+        let r = &mut self.records[flow.idx()];
+        if r.end.is_some() || r.terminated {
+            return;
+        }
+        r.terminated = true;
+        if r.background {
+            return;
+        }
         self.completed += 1;
         self.pending_bytes -= r.size;
         self.generator.on_flow_complete(self.now, &self.net);

@@ -53,7 +53,7 @@ pub mod trace_code {
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
-pub const CONTROL_NAMES: [&str; 25] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "pase_request", "pase_decision", "pase_prune", "pase_delegation_report", "pase_delegation_update", "pase_probe", "pase_release", "other"];
+pub const CONTROL_NAMES: [&str; 34] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "pase_request", "pase_decision", "pase_prune", "pase_delegation_report", "pase_delegation_update", "pase_probe", "pase_release", "pdq_syn", "pdq_accept", "pdq_pause", "pdq_rate", "pdq_probe", "pdq_early_start", "pdq_terminate", "pdq_fin", "d3_quench", "other"];
 
 fn kind_code(k: PacketKind) -> f64 {
     match k {
@@ -93,7 +93,7 @@ pub fn layout_json() -> String {
         "trace_width": TRACE_WIDTH,
         "flow_width": FLOW_WIDTH,
         "packet_width": PACKET_WIDTH,
-        "control_names": CONTROL_NAMES,
+        "control_names": &CONTROL_NAMES[..],
     })
     .to_string()
 }

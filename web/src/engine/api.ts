@@ -37,7 +37,7 @@ export enum DropWhy {
 }
 
 /** Names of control messages, indexed by the aux of a Control record. */
-export const CONTROL_NAMES = ['probe', 'ack', 'rts', 'token', 'grant', 'request', 'arbitration', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'other'] as const;
+export const CONTROL_NAMES = ['probe', 'ack', 'rts', 'token', 'grant', 'request', 'arbitration', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'pdq_syn', 'pdq_accept', 'pdq_pause', 'pdq_rate', 'pdq_probe', 'pdq_early_start', 'pdq_terminate', 'pdq_fin', 'd3_quench', 'other'] as const;
 
 /** A node as the engine serializes it (engine/core/src/net/mod.rs `Node`). */
 export interface TopoNode {

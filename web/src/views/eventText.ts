@@ -42,6 +42,15 @@ export const CONTROL_TEXT: Record<string, string> = {
   pase_delegation_update: 'PASE parent arbitrator sent a child its new share of a link',
   pase_probe: 'PASE probe (lowest queue: no retransmission)',
   pase_release: 'PASE flow finished: released at a switch arbitrator',
+  pdq_syn: 'PDQ SYN sent (no data before the switches grant a rate)',
+  pdq_accept: 'PDQ accepted',
+  pdq_pause: 'PDQ paused (a more critical flow holds the link)',
+  pdq_rate: 'PDQ rate changed',
+  pdq_probe: 'PDQ probe (a paused flow asks again)',
+  pdq_early_start: 'PDQ Early Start: accepted while the current flow finishes',
+  pdq_terminate: 'PDQ Early Termination: cannot meet its deadline, given up',
+  pdq_fin: 'PDQ FIN: the flow leaves the switches\' lists',
+  d3_quench: 'D3 quenched: cannot meet its deadline, stopped',
 };
 
 /** A control message's or decision's name in words. */

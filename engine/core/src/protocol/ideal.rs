@@ -37,7 +37,7 @@ pub struct IdealRun {
 }
 
 /// Wire bytes of a whole flow.
-fn wire_bytes(size: u64) -> u64 {
+pub(crate) fn wire_bytes(size: u64) -> u64 {
     let n = packets_for(size);
     (n as u64 - 1) * data_packet_wire_size(size, 0) as u64 + data_packet_wire_size(size, n - 1) as u64
 }

@@ -17,8 +17,10 @@
 
 pub mod fastpass;
 pub mod ideal;
+pub mod optimal_deadline;
 pub mod params;
 pub mod pase;
+pub mod pdq;
 pub mod phost;
 pub mod rcp;
 pub mod scoreboard;
@@ -44,6 +46,9 @@ pub enum Action<T> {
     Timer(SimTime, T),
     /// The receiver of this flow holds every byte: the flow is complete.
     FlowDone(FlowId),
+    /// The sender gave the flow up unfinished (Early Termination): it
+    /// never completes, but no longer keeps the run or its request open.
+    FlowTerminated(FlowId),
 }
 
 /// A protocol's window on the simulation during one call.
@@ -76,6 +81,11 @@ impl<T> Io<'_, T> {
     #[inline]
     pub fn flow_done(&mut self, flow: FlowId) {
         self.actions.push(Action::FlowDone(flow));
+    }
+    /// Reports that the sender gave `flow` up without completing it.
+    #[inline]
+    pub fn flow_terminated(&mut self, flow: FlowId) {
+        self.actions.push(Action::FlowTerminated(flow));
     }
     /// Records a trace event at the current time, when tracing is on.
     #[inline]

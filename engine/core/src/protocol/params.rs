@@ -35,6 +35,14 @@ pub struct ProtocolParams {
     /// PASE.
     #[serde(default)]
     pub pase: PaseParams,
+    /// PDQ.
+    #[serde(default)]
+    pub pdq: PdqParams,
+    /// D3: RCP's parameters, read the D3 way. alpha = 0.1 and beta = 1
+    /// (the PDQ paper's D3) steer each port's estimate of the capacity it
+    /// allocates; `rtt_us` is also the interval between a flow's requests.
+    #[serde(default)]
+    pub d3: RcpParams,
 }
 
 macro_rules! defaults {
@@ -82,6 +90,15 @@ defaults! {
     d_pase_expiry: f64 = 3.0;
     d_pase_deleg: f64 = 4.0;
     d_pase_top: u32 = 2;
+    d_pdq_probe: f64 = 15.0;
+    d_pdq_kappa: u32 = 100;
+    d_pdq_k: f64 = 2.0;
+    d_pdq_x: f64 = 0.2;
+    d_pdq_damp: f64 = 10.0;
+    d_one_f: f64 = 1.0;
+    d_pdq_rtt: f64 = 10.0;
+    d_pdq_min_rate: f64 = 0.01;
+    d_d3_life: f64 = 4.0;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -341,10 +358,110 @@ pub struct RcpParams {
     /// Retransmission timeout, microseconds (RCP rarely loses packets).
     #[serde(default = "d_rcp_rto")]
     pub rto_us: f64,
+    /// D3 only: a port returns the allocation of a flow that made no
+    /// request for this many RTTs (`rtt_us`). D3 assumes one path per
+    /// flow; with per-packet spraying a flow's requests reach each spine
+    /// only now and then and its release only one of them. A choice: 4.
+    #[serde(default = "d_d3_life")]
+    pub d3_allocation_lifetime_rtts: f64,
 }
 impl Default for RcpParams {
     fn default() -> Self {
         serde_json::from_str("{}").unwrap()
+    }
+}
+
+/// PDQ (Hong, Caesar, Godfrey, SIGCOMM 2012; PROTOCOLS.md section 8).
+/// The four enhancements are switches: all off is PDQ(Basic), then
+/// `early_start` gives PDQ(ES), with `early_termination` PDQ(ES+ET), and
+/// all four (the default) PDQ(Full) with Suppressed Probing and dampening.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PdqParams {
+    /// Buffer of every port, bytes (DropTail). pFabric Table 1: 225 KB.
+    #[serde(default = "d_225k")]
+    pub buffer_bytes: u64,
+    /// Retransmission timeout, microseconds. pFabric Table 1: 200 us.
+    #[serde(default = "d_rto200")]
+    pub rto_us: f64,
+    /// Probing interval I_s, microseconds: a paused flow probes every
+    /// I_H x max(this, its RTT). pFabric Table 1: 15 us.
+    #[serde(default = "d_pdq_probe")]
+    pub probe_interval_us: f64,
+    /// Most flows a port's list holds (kappa). The PDQ paper keeps the
+    /// 2 kappa most critical flows; 100 is a choice (the NetSys-lineage
+    /// simulators use 100 to 200). A flow that finds the list full and is
+    /// less critical than all of it is paused.
+    #[serde(default = "d_pdq_kappa")]
+    pub kappa: u32,
+    /// Early Start: flows within `early_start_k` RTTs of finishing leave
+    /// their bandwidth to the next flows (PDQ section 3.3.1).
+    #[serde(default = "d_true")]
+    pub early_start: bool,
+    /// Early Start's K, RTTs. PDQ paper: 2.
+    #[serde(default = "d_pdq_k")]
+    pub early_start_k: f64,
+    /// Early Termination: a flow that can no longer meet its deadline is
+    /// given up (PDQ section 3.3.2).
+    #[serde(default = "d_true")]
+    pub early_termination: bool,
+    /// Suppressed Probing: a paused flow at list index i probes every
+    /// max(1, X i) RTTs (PDQ section 3.3.4).
+    #[serde(default = "d_true")]
+    pub suppressed_probing: bool,
+    /// Suppressed Probing's X. PDQ paper: 0.2.
+    #[serde(default = "d_pdq_x")]
+    pub probing_x: f64,
+    /// Dampening: after accepting a flow a port accepts no paused flow for
+    /// `dampening_us` (PDQ section 3.3.3).
+    #[serde(default = "d_true")]
+    pub dampening: bool,
+    /// Dampening window, microseconds. Not given by the paper; 10 us as
+    /// the NetSys-lineage PDQ simulator.
+    #[serde(default = "d_pdq_damp")]
+    pub dampening_us: f64,
+    /// Rate controller: each port grants at most C' = r C - q / (2 RTT)
+    /// (q its queue, RTT the flows' mean), updated every two RTTs.
+    #[serde(default = "d_true")]
+    pub rate_control: bool,
+    /// The rate controller's r. 1 is a choice: the paper gives the form.
+    #[serde(default = "d_one_f")]
+    pub rate_r: f64,
+    /// A port grants no rate below this fraction of its link rate (it
+    /// pauses the flow instead): PDQ's rates are nearly all or nothing, and
+    /// a sliver left by rounding or the rate controller would stall a flow
+    /// at one packet per many milliseconds. A choice; 0.01.
+    #[serde(default = "d_pdq_min_rate")]
+    pub min_rate_fraction: f64,
+    /// One path per flow: PDQ schedules flows on single paths (the paper's
+    /// PDQ; M-PDQ, which splits flows over paths, is not built here), so
+    /// with this on a PDQ run hashes each flow to one path (ECMP) whatever
+    /// the scenario's `load_balancing` says. Off, packets are sprayed and
+    /// every port a flow's packets cross grants it its full rate (on the
+    /// web search default the mean slowdown is then 20.8 against 2.3).
+    #[serde(default = "d_true")]
+    pub per_flow_paths: bool,
+    /// RTT a sender assumes before its first sample, microseconds (also
+    /// the switches' mean RTT before they see one).
+    #[serde(default = "d_pdq_rtt")]
+    pub init_rtt_us: f64,
+}
+impl Default for PdqParams {
+    fn default() -> Self {
+        serde_json::from_str("{}").unwrap()
+    }
+}
+impl PdqParams {
+    /// The paper's named variants: "basic", "es", "es_et", "full".
+    pub fn variant(name: &str) -> Option<PdqParams> {
+        let (es, et, full) = match name {
+            "basic" => (false, false, false),
+            "es" => (true, false, false),
+            "es_et" => (true, true, false),
+            "full" => (true, true, true),
+            _ => return None,
+        };
+        Some(PdqParams { early_start: es, early_termination: et, suppressed_probing: full, dampening: full, ..Default::default() })
     }
 }
 
@@ -740,6 +857,17 @@ fn dctcp_like(proto: &str, d: &DctcpParams) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks RCP's parameters (RCP and D3 share them) under `proto`'s name.
+fn rcp_like(proto: &str, r: &RcpParams) -> Result<(), String> {
+    at_least(&format!("{proto}.buffer_bytes"), r.buffer_bytes, 1500)?;
+    positive(&format!("{proto}.alpha"), r.alpha)?;
+    positive(&format!("{proto}.beta"), r.beta)?;
+    positive(&format!("{proto}.control_interval_us"), r.control_interval_us)?;
+    positive(&format!("{proto}.rtt_us"), r.rtt_us)?;
+    positive(&format!("{proto}.rto_us"), r.rto_us)?;
+    positive(&format!("{proto}.d3_allocation_lifetime_rtts"), r.d3_allocation_lifetime_rtts)
+}
+
 impl ProtocolParams {
     /// Checks every parameter; the error names the field and the reason.
     pub fn validate(&self) -> Result<(), String> {
@@ -771,13 +899,24 @@ impl ProtocolParams {
         at_least("pfabric.max_cwnd", p.max_cwnd as u64, p.init_cwnd as u64)?;
         positive("pfabric.rto_us", p.rto_us)?;
         at_least("pfabric.probe_after_timeouts", p.probe_after_timeouts as u64, 1)?;
-        let r = &self.rcp;
-        at_least("rcp.buffer_bytes", r.buffer_bytes, 1500)?;
-        positive("rcp.alpha", r.alpha)?;
-        positive("rcp.beta", r.beta)?;
-        positive("rcp.control_interval_us", r.control_interval_us)?;
-        positive("rcp.rtt_us", r.rtt_us)?;
-        positive("rcp.rto_us", r.rto_us)?;
+        rcp_like("rcp", &self.rcp)?;
+        rcp_like("d3", &self.d3)?;
+        let q = &self.pdq;
+        at_least("pdq.buffer_bytes", q.buffer_bytes, 1500)?;
+        positive("pdq.rto_us", q.rto_us)?;
+        positive("pdq.probe_interval_us", q.probe_interval_us)?;
+        at_least("pdq.kappa", q.kappa as u64, 1)?;
+        positive("pdq.early_start_k", q.early_start_k)?;
+        positive("pdq.probing_x", q.probing_x)?;
+        non_negative("pdq.dampening_us", q.dampening_us)?;
+        positive("pdq.rate_r", q.rate_r)?;
+        if q.rate_r > 1.0 {
+            return Err(format!("params.pdq.rate_r: must be in (0, 1], got {}", q.rate_r));
+        }
+        positive("pdq.init_rtt_us", q.init_rtt_us)?;
+        if !(0.0..1.0).contains(&q.min_rate_fraction) {
+            return Err(format!("params.pdq.min_rate_fraction: must be in [0, 1), got {}", q.min_rate_fraction));
+        }
         let f = &self.fastpass;
         at_least("fastpass.buffer_bytes", f.buffer_bytes, 1500)?;
         at_least("fastpass.epoch_slots", f.epoch_slots as u64, 1)?;

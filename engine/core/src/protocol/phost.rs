@@ -707,7 +707,7 @@ mod tests {
                 match a {
                     Action::Send(p) => sent.push(p),
                     Action::Timer(t, v) => self.timers.push((t, v)),
-                    Action::FlowDone(_) => {}
+                    Action::FlowDone(_) | Action::FlowTerminated(_) => {}
                 }
             }
             sent

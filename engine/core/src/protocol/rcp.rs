@@ -14,6 +14,9 @@
 //!   refresh (the RCP ns-2 host's REF packet) every RTT, so a flow slowed
 //!   to a trickle hears at once when its path frees up, and it reschedules
 //!   its next packet when the rate rises.
+//!
+//! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
+//! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
 use super::window::Receiver;
 use super::{Io, Protocol};
@@ -43,6 +46,10 @@ struct Sender {
     src: NodeId,
     dst: NodeId,
     size: u64,
+    /// D3: absolute deadline, if any.
+    deadline: Option<SimTime>,
+    /// D3: the next packet sent at or after this time is a rate request.
+    next_request_at: SimTime,
     sb: Scoreboard,
     /// Rate learned from the last ACK, bits per second (0: not yet known).
     rate_bps: f64,
@@ -64,9 +71,85 @@ pub struct RcpPort {
     armed: bool,
 }
 
+/// A D3 rate request or release in `Packet::rank` (D3's header fields
+/// beside the allocated rate, which rides in [`RcpHeader::rate_bps`]):
+/// bit 63 marks a request, bit 62 a release (FIN), the low 32 bits are the
+/// desired rate as an `f32` (0 for flows without a deadline).
+pub mod d3_rank {
+    /// The packet is a rate request.
+    pub const REQUEST: u64 = 1 << 63;
+    /// The flow is over: switches release its allocation.
+    pub const FIN: u64 = 1 << 62;
+    /// A request for `desired_bps`.
+    pub fn request(desired_bps: f64) -> u64 {
+        REQUEST | (desired_bps as f32).to_bits() as u64
+    }
+    /// The desired rate of a request.
+    pub fn desired(rank: u64) -> f64 {
+        f32::from_bits(rank as u32) as f64
+    }
+}
+
+/// Per-port D3 state (Wilson et al. section 4.1): the rate allocated to
+/// and desired by every flow the port has seen (D3's header carries each
+/// hop's past allocation; here the port remembers it, which is the same
+/// information), their sums, and the number of flows.
+#[derive(Clone, Debug, Default)]
+pub struct D3Port {
+    /// Per flow: allocation, desired rate, time of the last request.
+    flows: std::collections::BTreeMap<u32, (f64, f64, SimTime)>,
+    /// Sum of current allocations A.
+    pub allocated: f64,
+    /// Sum of desired rates D.
+    pub demand: f64,
+}
+
+impl D3Port {
+    /// A rate request of `flow` desiring `desired` at a port that may
+    /// allocate `capacity` in all: deadline flows get their desired rate
+    /// first come first served, and every flow a share of what the
+    /// desired rates leave, never negative (the PDQ paper's D3). A flow
+    /// granted nothing gets `floor`, so that it keeps asking every RTT.
+    pub fn request(&mut self, flow: u32, desired: f64, capacity: f64, floor: f64, now: SimTime) -> f64 {
+        let (a_old, d_old, _) = self.flows.get(&flow).copied().unwrap_or((0.0, 0.0, now));
+        self.allocated -= a_old;
+        self.demand += desired - d_old;
+        let n = (self.flows.len() + usize::from(!self.flows.contains_key(&flow))) as f64;
+        let left = (capacity - self.allocated).max(0.0);
+        let fair = ((capacity - self.demand) / n).max(0.0);
+        let a = if left >= desired { desired + fair.min(left - desired) } else { left };
+        let a = a.max(floor);
+        self.allocated += a;
+        self.flows.insert(flow, (a, desired, now));
+        a
+    }
+    /// The flow is over: its allocation and demand are returned.
+    pub fn release(&mut self, flow: u32) {
+        if let Some((a, d, _)) = self.flows.remove(&flow) {
+            self.allocated -= a;
+            self.demand -= d;
+        }
+    }
+    /// Returns the allocations of flows that made no request since
+    /// `before`: a flow whose packets are sprayed over several ports asks
+    /// each only now and then, and its release reaches one of them.
+    pub fn expire(&mut self, before: SimTime) {
+        let n = self.flows.len();
+        self.flows.retain(|_, e| e.2 >= before);
+        if self.flows.len() != n {
+            // Sums again in flow order, so rounding does not depend on history.
+            self.allocated = self.flows.values().map(|e| e.0).sum();
+            self.demand = self.flows.values().map(|e| e.1).sum();
+        }
+    }
+}
+
 /// RCP hosts and switches.
 pub struct Rcp {
     p: RcpParams,
+    /// D3 instead of RCP: per-port allocations (None for RCP).
+    d3: Option<Vec<D3Port>>,
+    nic_bps: f64,
     senders: Vec<Sender>,
     receivers: Vec<Receiver>,
     /// Per-port fair rates.
@@ -83,7 +166,66 @@ impl Rcp {
             receivers: Vec::new(),
             ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false }).collect(),
             capacity: port_rates_bps,
+            d3: None,
+            nic_bps: 0.0,
         }
+    }
+
+    /// D3 on the same hosts and ports: each port's RCP rate is its
+    /// estimate of the capacity it may allocate (the RCP control equation
+    /// with D3's alpha and beta tracks the spare capacity from the input
+    /// rate and the queue), and data packets are paced at the allocation.
+    pub fn d3(p: RcpParams, port_rates_bps: Vec<f64>, nic_bps: f64) -> Self {
+        let n = port_rates_bps.len();
+        Rcp { d3: Some(vec![D3Port::default(); n]), nic_bps, ..Rcp::new(p, port_rates_bps) }
+    }
+
+    /// D3: the rank of the next packet (a request once per RTT).
+    fn d3_rank(&mut self, flow: FlowId, now: SimTime, always: bool) -> u64 {
+        let rtt = SimTime::from_us_f64(self.p.rtt_us);
+        let s = &mut self.senders[flow.idx()];
+        if !(always || now >= s.next_request_at) {
+            return 0;
+        }
+        s.next_request_at = now + rtt;
+        // Desired rate: the bytes left over the time left (D3 section 4).
+        let desired = match s.deadline {
+            Some(d) if d > now => s.sb.remaining_bytes() as f64 * 8.0 / (d - now).as_secs_f64(),
+            _ => 0.0,
+        };
+        d3_rank::request(desired)
+    }
+
+    /// D3's quenching: a deadline flow that cannot finish in time even at
+    /// its NIC rate stops (D3 section 4.3).
+    fn d3_hopeless(&self, flow: FlowId, now: SimTime) -> bool {
+        let s = &self.senders[flow.idx()];
+        match (self.d3.is_some(), s.deadline) {
+            (true, Some(d)) => now >= d || s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps > (d - now).as_secs_f64(),
+            _ => false,
+        }
+    }
+
+    /// D3: a header-only packet releasing the flow's allocations.
+    fn d3_release(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        let s = &self.senders[flow.idx()];
+        let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, u32::MAX, HEADER);
+        p.rank = d3_rank::FIN;
+        p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+        io.send(p);
+    }
+
+    /// D3: quench the flow.
+    fn d3_quench(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        self.d3_release(flow, io);
+        let s = &mut self.senders[flow.idx()];
+        s.pacing = false;
+        s.pace_token = s.pace_token.wrapping_add(1);
+        s.rto_deadline = SimTime::NEVER;
+        // Nothing more to send or wait for: every later event finds it done.
+        s.sb.on_ack(u32::MAX, u32::MAX);
+        io.flow_terminated(flow);
+        io.trace(|| TraceKind::Control { flow, what: "d3_quench" });
     }
 
     fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
@@ -93,7 +235,11 @@ impl Rcp {
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
         p.sent_at = io.now;
         p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+        if self.d3.is_some() {
+            p.rank = self.d3_rank(flow, io.now, false);
+        }
         io.send(p);
+        let s = &mut self.senders[flow.idx()];
         if s.rto_deadline == SimTime::NEVER {
             s.rto_deadline = io.now + SimTime::from_us_f64(self.p.rto_us);
         }
@@ -150,7 +296,7 @@ impl Protocol for Rcp {
     const HAS_PORT_LOGIC: bool = true;
 
     fn name(&self) -> &'static str {
-        "rcp"
+        if self.d3.is_some() { "d3" } else { "rcp" }
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<RcpTimer>) {
@@ -158,6 +304,8 @@ impl Protocol for Rcp {
             src: f.src,
             dst: f.dst,
             size: f.size,
+            deadline: f.deadline.map(|d| f.arrival + d),
+            next_request_at: SimTime::ZERO,
             sb: Scoreboard::new(f.size),
             rate_bps: 0.0,
             pacing: false,
@@ -168,6 +316,9 @@ impl Protocol for Rcp {
             rto_armed: None,
         });
         self.receivers.push(Receiver::new(f.size));
+        if self.d3_hopeless(f.id, io.now) {
+            return self.d3_quench(f.id, io);
+        }
         // The first packet learns the path's rate (RCP's SYN does this).
         self.send_one(f.id, io);
     }
@@ -198,8 +349,15 @@ impl Protocol for Rcp {
                 }
                 let progress = s.sb.on_ack(h.cum_ack, h.sack) > 0;
                 if s.sb.done() {
+                    if self.d3.is_some() {
+                        self.d3_release(flow, io);
+                    }
                     return;
                 }
+                if self.d3_hopeless(flow, io.now) {
+                    return self.d3_quench(flow, io);
+                }
+                let s = &mut self.senders[flow.idx()];
                 if progress {
                     s.rto_deadline = io.now + rto;
                 }
@@ -234,7 +392,12 @@ impl Protocol for Rcp {
                 let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
                 p.sent_at = io.now;
                 p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+                if self.d3.is_some() {
+                    // D3: a flow slowed to a trickle asks again every RTT.
+                    p.rank = self.d3_rank(flow, io.now, true);
+                }
                 io.send(p);
+                let s = &mut self.senders[flow.idx()];
                 io.trace(|| TraceKind::Control { flow, what: "rcp_refresh" });
                 s.refresh_armed = true;
                 io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
@@ -273,6 +436,10 @@ impl Protocol for Rcp {
                 // port's queue drain time. With a fixed d the queue term
                 // drives the rate to its floor whenever a queue forms.
                 let d = self.p.rtt_us * 1e-6 + q / c;
+                if let Some(d3) = &mut self.d3 {
+                    let life = SimTime::from_us_f64(self.p.rtt_us * self.p.d3_allocation_lifetime_rtts);
+                    d3[i].expire(io.now.saturating_sub(life));
+                }
                 if st.input_bytes == 0 && q == 0.0 {
                     // Idle link: back to full rate, no more updates until traffic.
                     st.rate_bps = c;
@@ -293,11 +460,64 @@ impl Protocol for Rcp {
         let st = &mut self.ports[port.idx()];
         st.input_bytes += p.size as u64;
         if let (PacketKind::Data | PacketKind::Control, Header::Rcp(h)) = (p.kind, &mut p.header) {
-            h.rate_bps = h.rate_bps.min(st.rate_bps as f32);
+            match &mut self.d3 {
+                None => h.rate_bps = h.rate_bps.min(st.rate_bps as f32),
+                Some(d3) if p.rank & d3_rank::FIN != 0 => d3[port.idx()].release(p.flow.0),
+                Some(d3) if p.rank & d3_rank::REQUEST != 0 => {
+                    let c = st.rate_bps;
+                    let a = d3[port.idx()].request(p.flow.0, d3_rank::desired(p.rank), c, self.capacity[port.idx()] / 1000.0, io.now);
+                    h.rate_bps = h.rate_bps.min(a as f32);
+                }
+                Some(_) => {}
+            }
         }
         if !st.armed {
             st.armed = true;
             io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
         }
+    }
+}
+
+#[cfg(test)]
+mod d3_tests {
+    use super::D3Port;
+    use crate::units::SimTime;
+
+    const C: f64 = 1e9;
+
+    #[test]
+    fn deadline_flows_get_their_desired_rate_first_come_first_served() {
+        let mut p = D3Port::default();
+        // The first request: its 600 Mb/s plus the fair share of what the
+        // desires leave, (1000 - 600) / 1.
+        assert_eq!(p.request(1, 600e6, C, 1e6, SimTime::ZERO), 1000e6);
+        // The next asks 600 Mb/s too: only what is left, 0 (the floor).
+        assert_eq!(p.request(2, 600e6, C, 1e6, SimTime::ZERO), 1e6);
+        // Flow 1's next request (past allocation returned first): desired
+        // 600 plus the fair share, now (1000 - 1200) / 2 < 0, so 0.
+        assert_eq!(p.request(1, 600e6, C, 1e6, SimTime::ZERO), 600e6);
+        // Flow 2 gets what flow 1 no longer holds.
+        assert_eq!(p.request(2, 600e6, C, 1e6, SimTime::ZERO), 400e6);
+    }
+
+    #[test]
+    fn flows_without_deadlines_share_and_the_fair_share_is_never_negative() {
+        let mut p = D3Port::default();
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 1000e6);
+        // Two flows: each is offered (C - D) / N = 500; flow 1 still holds
+        // 1000 until its next request, so flow 2 gets what is left, 0.
+        assert_eq!(p.request(2, 0.0, C, 0.0, SimTime::ZERO), 0.0);
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 500e6);
+        assert_eq!(p.request(2, 0.0, C, 0.0, SimTime::ZERO), 500e6);
+        // A deadline flow desiring more than the link: the others' fair
+        // share is 0, not negative, and the link is never over-allocated.
+        let a3 = p.request(3, 2e9, C, 0.0, SimTime::ZERO);
+        assert_eq!(a3, 0.0, "nothing left while flows 1 and 2 hold their shares");
+        assert_eq!(p.request(1, 0.0, C, 0.0, SimTime::ZERO), 0.0, "(C - D) / N < 0 gives 0");
+        assert!(p.allocated <= C + 1.0);
+        p.release(1);
+        p.release(2);
+        p.release(3);
+        assert_eq!((p.allocated, p.demand), (0.0, 0.0));
     }
 }

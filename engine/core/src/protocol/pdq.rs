@@ -1,0 +1,878 @@
+//! PDQ, Preemptive Distributed Quick flow scheduling (Hong, Caesar,
+//! Godfrey, SIGCOMM 2012; PROTOCOLS.md section 8).
+//!
+//! * Header ([`PdqHeader`], deadline in `Packet::rank`): every packet
+//!   carries the rate R_H, pauseby P_H, deadline D_H, expected
+//!   transmission time T_H, inter-probing time I_H and the sender's RTT.
+//! * Switch part (every output port, host NICs included, `PdqPort`): a
+//!   list of at most kappa flows sorted by criticality (earliest deadline,
+//!   then shortest expected transmission time, then flow id). Forward path
+//!   (paper Algorithm 1): a flow paused by another port leaves the list; a
+//!   flow is accepted at the bandwidth left after more critical flows
+//!   (Algorithm 2, with Early Start) or paused (R_H = 0, P_H = this port).
+//!   Reverse path (Algorithm 3, on ACKs; the switch finds the forward port
+//!   by routing towards the data's destination): the list learns the final
+//!   rate and pause state, Suppressed Probing raises I_H.
+//! * Host part: a SYN (40 B) carries the header first; data starts once
+//!   the SYN-ACK brings a rate, paced at R_H; a paused flow sends a 40-B
+//!   probe every I_H x max(probing interval, RTT); the receiver echoes
+//!   every header in its ACK; a finished flow sends a FIN so ports forget
+//!   it. Early Termination gives a flow up at the sender (when it sees it
+//!   cannot finish) or at a switch (TERM flag echoed back).
+
+use super::scoreboard::Scoreboard;
+use super::window::Receiver;
+use super::{Io, Protocol};
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::net::Network;
+use crate::packet::{pdq_flags as F, Header, Packet, PacketKind, PdqHeader};
+use crate::protocol::params::PdqParams;
+use crate::trace::TraceKind;
+use crate::units::{data_packet_wire_size, SimTime, HEADER};
+use crate::workload::FlowSpec;
+
+/// No deadline, in `Packet::rank` and in list entries.
+pub const NO_DEADLINE: u64 = u64::MAX;
+
+/// PDQ timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdqTimer {
+    /// A flow's next paced packet (stale when the number differs).
+    Pace(FlowId, u32),
+    /// A paused flow's next probe (stale when the number differs).
+    Probe(FlowId, u32),
+    /// A flow's retransmission timeout.
+    Rto(FlowId),
+}
+
+/// One flow in a port's list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The flow.
+    pub flow: u32,
+    /// Absolute deadline, ps ([`NO_DEADLINE`] for none).
+    pub deadline: u64,
+    /// Expected transmission time T, ns.
+    pub expected_ns: u32,
+    /// The flow's RTT, ps.
+    pub rtt_ps: u64,
+    /// Rate the port last granted, bits per second (0: paused).
+    pub rate: f64,
+    /// Paused (here or elsewhere) as far as the port knows.
+    pub paused: bool,
+    /// The entry is forgotten if the flow sends nothing before this.
+    pub expires: SimTime,
+}
+
+impl Entry {
+    fn key(&self) -> (u64, u32, u32) {
+        (self.deadline, self.expected_ns, self.flow)
+    }
+}
+
+/// What a port decided for a forward packet (for traces and tests).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decision {
+    /// Nothing to decide (FIN, already terminated, paused elsewhere).
+    None,
+    /// Accepted at this rate; `newly` when it was paused or new here;
+    /// `early_start` when a finishing flow's bandwidth made it possible.
+    Accept { rate: f64, newly: bool, early_start: bool },
+    /// Paused here; `newly` when it was new or running here before.
+    Pause { newly: bool },
+    /// Early Termination: the flow cannot meet its deadline.
+    Terminate,
+}
+
+/// The switch settings a port needs.
+#[derive(Clone, Debug)]
+pub struct SwitchConfig {
+    /// List length.
+    pub kappa: usize,
+    /// Early Start and its K (None: off).
+    pub early_start_k: Option<f64>,
+    /// Early Termination.
+    pub early_termination: bool,
+    /// Suppressed Probing's X (None: off).
+    pub probing_x: Option<f64>,
+    /// Dampening window (None: off).
+    pub dampening: Option<SimTime>,
+    /// Rate controller's r (None: off).
+    pub rate_r: Option<f64>,
+    /// Smallest grant, as a fraction of the link rate.
+    pub min_rate_fraction: f64,
+    /// Mean RTT before any sample, ps.
+    pub init_rtt_ps: u64,
+    /// How long an entry lives without hearing from its flow, beyond the
+    /// flow's probing period.
+    pub entry_ttl: SimTime,
+}
+
+impl SwitchConfig {
+    /// From the scenario's parameters.
+    pub fn new(p: &PdqParams) -> Self {
+        SwitchConfig {
+            kappa: p.kappa as usize,
+            early_start_k: p.early_start.then_some(p.early_start_k),
+            early_termination: p.early_termination,
+            probing_x: p.suppressed_probing.then_some(p.probing_x),
+            dampening: p.dampening.then(|| SimTime::from_us_f64(p.dampening_us)),
+            rate_r: p.rate_control.then_some(p.rate_r),
+            min_rate_fraction: p.min_rate_fraction,
+            init_rtt_ps: SimTime::from_us_f64(p.init_rtt_us).ps(),
+            entry_ttl: SimTime::from_us_f64(2.0 * p.rto_us + 4.0 * p.probe_interval_us),
+        }
+    }
+}
+
+/// Per-port PDQ state.
+#[derive(Clone, Debug)]
+pub struct PdqPort {
+    /// This port's tag in P_H (port index + 1).
+    pub tag: u16,
+    /// Link rate C, bits per second.
+    pub link_bps: f64,
+    /// Rate the port may grant (C' of the rate controller).
+    pub capacity: f64,
+    /// Flows by criticality, most critical first.
+    pub flows: Vec<Entry>,
+    /// Last time a flow was accepted (dampening).
+    pub last_accept: Option<SimTime>,
+    /// Mean RTT of the flows seen, ps.
+    pub rtt_avg_ps: f64,
+    last_control: SimTime,
+}
+
+fn t_ns(x: u64) -> u32 {
+    x.min(u32::MAX as u64) as u32
+}
+
+impl PdqPort {
+    /// A port of rate `link_bps` with an empty list.
+    pub fn new(index: usize, link_bps: f64, cfg: &SwitchConfig) -> Self {
+        PdqPort {
+            tag: (index + 1).min(u16::MAX as usize) as u16,
+            link_bps,
+            capacity: link_bps,
+            flows: Vec::new(),
+            last_accept: None,
+            rtt_avg_ps: cfg.init_rtt_ps as f64,
+            last_control: SimTime::ZERO,
+        }
+    }
+
+    fn find(&self, flow: u32) -> Option<usize> {
+        self.flows.iter().position(|e| e.flow == flow)
+    }
+
+    /// Forgets a flow.
+    pub fn remove(&mut self, flow: u32) {
+        if let Some(i) = self.find(flow) {
+            self.flows.remove(i);
+        }
+    }
+
+    /// Re-inserts entry `e` at its place by criticality; returns its index.
+    fn insert_sorted(&mut self, e: Entry) -> usize {
+        let k = e.key();
+        let i = self.flows.partition_point(|x| x.key() < k);
+        self.flows.insert(i, e);
+        i
+    }
+
+    /// Algorithm 2: bandwidth left for the flow at `index` after the more
+    /// critical flows; with Early Start, flows within K RTTs of finishing
+    /// (up to K of them, counted in RTTs) are not counted. Returns the
+    /// bandwidth and whether Early Start freed any of it.
+    pub fn available(&self, index: usize, cfg: &SwitchConfig) -> (f64, bool) {
+        let mut x = 0.0;
+        let mut used = 0.0;
+        let mut early = false;
+        for e in &self.flows[..index] {
+            let left_rtts = e.expected_ns as f64 * 1000.0 / e.rtt_ps.max(1) as f64;
+            match cfg.early_start_k {
+                Some(k) if left_rtts < k && x < k => {
+                    x += left_rtts;
+                    early |= e.rate > 0.0;
+                }
+                _ => used += e.rate,
+            }
+            if used >= self.capacity {
+                return (0.0, false);
+            }
+        }
+        (self.capacity - used, early)
+    }
+
+    /// The rate controller: C' = r C - q / (2 RTT), every two mean RTTs.
+    /// Returns the new C' when it changed.
+    pub fn control(&mut self, queue_bytes: u64, now: SimTime, cfg: &SwitchConfig) -> Option<f64> {
+        let r = cfg.rate_r?;
+        if now < self.last_control + SimTime::from_ps((2.0 * self.rtt_avg_ps) as u64) {
+            return None;
+        }
+        self.last_control = now;
+        let rtt_s = self.rtt_avg_ps * 1e-12;
+        let c = (r * self.link_bps - queue_bytes as f64 * 8.0 / (2.0 * rtt_s)).max(0.0);
+        (c != self.capacity).then(|| {
+            self.capacity = c;
+            c
+        })
+    }
+
+    /// Algorithm 1, a forward packet (SYN, data, probe, FIN) of `flow`
+    /// with absolute deadline `deadline` (ps or [`NO_DEADLINE`]) and RTT
+    /// `rtt_ps`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward(&mut self, flow: u32, h: &mut PdqHeader, deadline: u64, rtt_ps: u64, now: SimTime, cfg: &SwitchConfig) -> Decision {
+        if h.flags & (F::FIN | F::TERM) != 0 {
+            self.remove(flow);
+            return Decision::None;
+        }
+        let rtt_ps = rtt_ps.max(1);
+        self.rtt_avg_ps += (rtt_ps as f64 - self.rtt_avg_ps) / 8.0;
+        // Drop entries whose flows went silent (a lost FIN).
+        self.flows.retain(|e| e.expires >= now || e.flow == flow);
+        if cfg.early_termination && deadline != NO_DEADLINE {
+            let t = now.ps();
+            let finish = t.saturating_add(h.aux as u64 * 1000);
+            let paused = h.pauseby != 0;
+            if t >= deadline || finish > deadline || (paused && deadline - t < rtt_ps) {
+                h.flags |= F::TERM;
+                h.rate_bps = 0.0;
+                self.remove(flow);
+                return Decision::Terminate;
+            }
+        }
+        if h.pauseby != 0 && h.pauseby != self.tag {
+            // Paused elsewhere: hold no state for it (Algorithm 1, line 1).
+            self.remove(flow);
+            return Decision::None;
+        }
+        let period = SimTime::from_ps(rtt_ps * (h.probe_tenths.max(10) as u64) / 10);
+        let fresh = Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl };
+        let found = self.find(flow);
+        let is_new = found.is_none();
+        let index = match found {
+            Some(i) => {
+                let old = self.flows.remove(i);
+                self.insert_sorted(Entry { rate: old.rate, paused: old.paused, ..fresh })
+            }
+            None => {
+                if self.flows.len() >= cfg.kappa {
+                    if self.flows.last().is_some_and(|l| l.key() < fresh.key()) {
+                        h.rate_bps = 0.0;
+                        h.pauseby = self.tag;
+                        return Decision::Pause { newly: false };
+                    }
+                    self.flows.pop();
+                }
+                self.insert_sorted(fresh)
+            }
+        };
+        let (avail, early) = self.available(index, cfg);
+        let mut rate = avail.min(h.rate_bps as f64);
+        if rate < cfg.min_rate_fraction * self.link_bps {
+            rate = 0.0;
+        }
+        let e = &mut self.flows[index];
+        let was_paused = e.paused;
+        // Dampening holds back paused flows only: a new flow's first packet
+        // is not a flow coming back from a pause.
+        let damped = was_paused && !is_new && cfg.dampening.is_some_and(|w| self.last_accept.is_some_and(|t| now < t + w));
+        if rate > 0.0 && !damped {
+            h.rate_bps = rate as f32;
+            h.pauseby = 0;
+            // Tentatively until the ACK brings the path's rate back.
+            e.rate = rate;
+            e.paused = false;
+            if was_paused && !is_new {
+                self.last_accept = Some(now);
+            }
+            Decision::Accept { rate, newly: was_paused, early_start: early }
+        } else {
+            h.rate_bps = 0.0;
+            h.pauseby = self.tag;
+            e.rate = 0.0;
+            e.paused = true;
+            Decision::Pause { newly: !was_paused || is_new }
+        }
+    }
+
+    /// Algorithm 3, the ACK of a packet that left through this port.
+    pub fn reverse(&mut self, flow: u32, h: &mut PdqHeader, cfg: &SwitchConfig) {
+        if h.flags & F::TERM != 0 || (h.pauseby != 0 && h.pauseby != self.tag) {
+            self.remove(flow);
+            if h.pauseby != 0 {
+                h.rate_bps = 0.0;
+            }
+            return;
+        }
+        if h.pauseby != 0 {
+            h.rate_bps = 0.0;
+        }
+        if let Some(i) = self.find(flow) {
+            let e = &mut self.flows[i];
+            e.paused = h.pauseby != 0;
+            e.rate = h.rate_bps as f64;
+            if let Some(x) = cfg.probing_x {
+                let tenths = (x * i as f64 * 10.0).round().min(255.0) as u8;
+                h.probe_tenths = h.probe_tenths.max(tenths);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// SYN sent, no rate yet.
+    Syn,
+    /// Accepted: pacing at `rate_bps`.
+    Sending,
+    /// Paused: probing.
+    Paused,
+    /// Every byte acknowledged, or terminated.
+    Over,
+}
+
+struct Sender {
+    src: NodeId,
+    dst: NodeId,
+    size: u64,
+    deadline: u64,
+    sb: Scoreboard,
+    state: State,
+    rate_bps: f64,
+    /// Last P_H heard (carried on forward packets).
+    pauseby: u16,
+    probe_tenths: u8,
+    srtt: Option<SimTime>,
+    /// Smallest RTT sample: the path's RTT without queueing.
+    min_rtt: Option<SimTime>,
+    pacing: bool,
+    pace_token: u32,
+    next_pace_at: SimTime,
+    probe_token: u32,
+    rto_deadline: SimTime,
+    rto_armed: Option<SimTime>,
+}
+
+/// PDQ hosts and switches.
+pub struct Pdq {
+    p: PdqParams,
+    cfg: SwitchConfig,
+    senders: Vec<Sender>,
+    receivers: Vec<Receiver>,
+    /// Per-port state (public for tests).
+    pub ports: Vec<PdqPort>,
+    nic_bps: f64,
+    /// Node of each port, and whether it is a host.
+    port_node: Vec<(NodeId, bool)>,
+}
+
+impl Pdq {
+    /// PDQ on `net`.
+    pub fn new(p: PdqParams, net: &Network) -> Self {
+        let cfg = SwitchConfig::new(&p);
+        let ports = net.ports.iter().enumerate().map(|(i, x)| PdqPort::new(i, x.rate.bps() as f64, &cfg)).collect();
+        let port_node = net.ports.iter().map(|x| (x.node, net.is_host(x.node))).collect();
+        Pdq { p, cfg, senders: Vec::new(), receivers: Vec::new(), ports, nic_bps: net.host_rate.bps() as f64, port_node }
+    }
+
+    fn rtt(&self, s: &Sender) -> SimTime {
+        s.srtt.unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us))
+    }
+
+    /// `Packet::rank` of the flow's forward packets: deadline and RTT.
+    /// The RTT the header carries is the sender's smallest sample, the
+    /// path's RTT without queueing (a choice: with the smoothed RTT, a
+    /// queue lengthens every flow's K RTTs of Early Start, more flows
+    /// overlap, the queue grows further, and the rate controller's
+    /// q / (2 RTT) weakens as RTT grows).
+    fn rank(&self, s: &Sender) -> u64 {
+        let rtt = s.min_rtt.unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us));
+        PdqHeader::pack_rank((s.deadline != NO_DEADLINE).then_some(s.deadline), rtt.ps())
+    }
+
+    /// A forward header for `flow` now.
+    fn header(&self, flow: FlowId, flags: u8) -> PdqHeader {
+        let s = &self.senders[flow.idx()];
+        let expected = s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps * 1e9;
+        PdqHeader {
+            rate_bps: self.nic_bps as f32,
+            aux: t_ns(expected as u64),
+            pauseby: s.pauseby,
+            probe_tenths: 10,
+            flags,
+        }
+    }
+
+    fn control_packet(&self, flow: FlowId, kind: PacketKind, flags: u8, now: SimTime) -> Packet {
+        let s = &self.senders[flow.idx()];
+        let mut p = Packet::new(flow, s.src, s.dst, kind, u32::MAX, HEADER);
+        p.sent_at = now;
+        p.rank = self.rank(s);
+        p.header = Header::Pdq(self.header(flow, flags));
+        p
+    }
+
+    fn arm_rto(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let rto = SimTime::from_us_f64(self.p.rto_us);
+        let s = &mut self.senders[flow.idx()];
+        if s.rto_deadline == SimTime::NEVER {
+            s.rto_deadline = io.now + rto;
+        }
+        if s.rto_armed.is_none() {
+            s.rto_armed = Some(s.rto_deadline);
+            io.set_timer(s.rto_deadline, PdqTimer::Rto(flow));
+        }
+    }
+
+    fn send_syn(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let p = self.control_packet(flow, PacketKind::Control, F::SYN, io.now);
+        io.send(p);
+        io.trace(|| TraceKind::Control { flow, what: "pdq_syn" });
+        self.arm_rto(flow, io);
+    }
+
+    fn pace(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let s = &mut self.senders[flow.idx()];
+        if s.state != State::Sending || s.rate_bps <= 0.0 {
+            s.pacing = false;
+            return;
+        }
+        let Some(seq) = s.sb.take_next() else {
+            s.pacing = false;
+            return;
+        };
+        let size = data_packet_wire_size(s.size, seq);
+        let (src, dst, rate) = (s.src, s.dst, s.rate_bps);
+        let mut p = Packet::new(flow, src, dst, PacketKind::Data, seq, size);
+        p.sent_at = io.now;
+        p.rank = self.rank(&self.senders[flow.idx()]);
+        p.header = Header::Pdq(self.header(flow, 0));
+        io.send(p);
+        self.arm_rto(flow, io);
+        let gap = SimTime::from_ps((size as f64 * 8.0 / rate * 1e12).ceil() as u64);
+        let s = &mut self.senders[flow.idx()];
+        s.pacing = true;
+        s.pace_token = s.pace_token.wrapping_add(1);
+        s.next_pace_at = io.now + gap;
+        io.set_timer(s.next_pace_at, PdqTimer::Pace(flow, s.pace_token));
+        // A flow granted a sliver would hear of a higher rate only with its
+        // next packet, many RTTs away: it probes every probing period
+        // meanwhile (as RCP's rate refresh).
+        let period = self.probe_period(&self.senders[flow.idx()]);
+        if gap > period {
+            self.arm_probe(flow, io);
+        }
+    }
+
+    fn probe_period(&self, s: &Sender) -> SimTime {
+        let base = SimTime::from_us_f64(self.p.probe_interval_us).max(self.rtt(s));
+        SimTime::from_ps(base.ps() * s.probe_tenths.max(10) as u64 / 10)
+    }
+
+    fn arm_probe(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let period = self.probe_period(&self.senders[flow.idx()]);
+        let s = &mut self.senders[flow.idx()];
+        s.probe_token = s.probe_token.wrapping_add(1);
+        io.set_timer(io.now + period, PdqTimer::Probe(flow, s.probe_token));
+    }
+
+    /// Gives the flow up (Early Termination): ports upstream forget it.
+    fn terminate(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let p = self.control_packet(flow, PacketKind::Control, F::FIN | F::TERM, io.now);
+        io.send(p);
+        let s = &mut self.senders[flow.idx()];
+        s.state = State::Over;
+        s.pacing = false;
+        io.flow_terminated(flow);
+        io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" });
+    }
+
+    /// Sender-side Early Termination: the flow cannot finish in time even
+    /// at the NIC rate.
+    fn hopeless(&self, flow: FlowId, now: SimTime) -> bool {
+        let s = &self.senders[flow.idx()];
+        if !self.p.early_termination || s.deadline == NO_DEADLINE {
+            return false;
+        }
+        let left = SimTime::from_ps((s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps * 1e12) as u64);
+        now.ps() >= s.deadline || (now + left).ps() > s.deadline
+    }
+
+    fn on_ack(&mut self, p: Packet, h: PdqHeader, io: &mut Io<PdqTimer>) {
+        let flow = p.flow;
+        let s = &self.senders[flow.idx()];
+        if s.state == State::Over {
+            return;
+        }
+        // The sender's NIC is the first port of the forward path.
+        let nic = io.net.nic(s.src);
+        let mut h = h;
+        self.ports[nic.idx()].reverse(flow.0, &mut h, &self.cfg);
+        let rto = SimTime::from_us_f64(self.p.rto_us);
+        let s = &mut self.senders[flow.idx()];
+        let sample = io.now - p.sent_at;
+        s.min_rtt = Some(s.min_rtt.map_or(sample, |m| m.min(sample)));
+        s.srtt = Some(match s.srtt {
+            None => sample,
+            Some(r) => SimTime::from_ps((r.ps() * 7 + sample.ps()) / 8),
+        });
+        if h.flags & F::TERM != 0 {
+            self.terminate(flow, io);
+            return;
+        }
+        // SYN and probe replies carry seq u32::MAX, which acknowledges nothing.
+        if s.sb.on_ack(h.aux, p.seq) > 0 {
+            s.rto_deadline = io.now + rto;
+        }
+        if s.sb.done() {
+            s.state = State::Over;
+            let fin = self.control_packet(flow, PacketKind::Control, F::FIN, io.now);
+            io.send(fin);
+            io.trace(|| TraceKind::Control { flow, what: "pdq_fin" });
+            return;
+        }
+        if s.sb.in_flight == 0 {
+            s.rto_deadline = SimTime::NEVER;
+        }
+        if self.hopeless(flow, io.now) {
+            self.terminate(flow, io);
+            return;
+        }
+        let s = &mut self.senders[flow.idx()];
+        let old_rate = s.rate_bps;
+        let old_state = s.state;
+        s.pauseby = h.pauseby;
+        s.probe_tenths = h.probe_tenths;
+        if h.rate_bps > 0.0 && h.pauseby == 0 {
+            s.rate_bps = h.rate_bps as f64;
+            s.state = State::Sending;
+            let rate_bps = s.rate_bps;
+            if old_state != State::Sending {
+                io.trace(|| TraceKind::Decision { flow, port: None, what: "pdq_accept", queue: None, rate_bps });
+            } else if rate_bps != old_rate {
+                io.trace(|| TraceKind::Decision { flow, port: None, what: "pdq_rate", queue: None, rate_bps });
+            }
+            if !s.pacing {
+                self.pace(flow, io);
+            } else if s.rate_bps > old_rate {
+                // Bring the next packet forward if the new rate makes it due sooner.
+                let gap = SimTime::from_ps((crate::units::MTU as f64 * 8.0 / s.rate_bps * 1e12).ceil() as u64);
+                if io.now + gap < s.next_pace_at {
+                    s.pace_token = s.pace_token.wrapping_add(1);
+                    s.next_pace_at = io.now + gap;
+                    io.set_timer(s.next_pace_at, PdqTimer::Pace(flow, s.pace_token));
+                }
+            }
+        } else {
+            s.rate_bps = 0.0;
+            s.state = State::Paused;
+            s.pacing = false;
+            s.pace_token = s.pace_token.wrapping_add(1);
+            if old_state != State::Paused {
+                // P_H names the pausing port (its index plus one).
+                let port = (h.pauseby > 0).then(|| PortId(h.pauseby as u32 - 1));
+                io.trace(|| TraceKind::Decision { flow, port, what: "pdq_pause", queue: None, rate_bps: 0.0 });
+                self.arm_probe(flow, io);
+            }
+        }
+    }
+}
+
+impl Protocol for Pdq {
+    type Timer = PdqTimer;
+    const HAS_PORT_LOGIC: bool = true;
+
+    fn name(&self) -> &'static str {
+        "pdq"
+    }
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PdqTimer>) {
+        let deadline = f.deadline.map_or(NO_DEADLINE, |d| (f.arrival + d).ps());
+        self.senders.push(Sender {
+            src: f.src,
+            dst: f.dst,
+            size: f.size,
+            deadline,
+            sb: Scoreboard::new(f.size),
+            state: State::Syn,
+            rate_bps: 0.0,
+            pauseby: 0,
+            probe_tenths: 10,
+            srtt: None,
+            min_rtt: None,
+            pacing: false,
+            pace_token: 0,
+            next_pace_at: SimTime::NEVER,
+            probe_token: 0,
+            rto_deadline: SimTime::NEVER,
+            rto_armed: None,
+        });
+        self.receivers.push(Receiver::new(f.size));
+        self.send_syn(f.id, io);
+    }
+
+    fn on_packet(&mut self, p: Packet, io: &mut Io<PdqTimer>) {
+        let Header::Pdq(h) = p.header else { return };
+        if p.kind == PacketKind::Ack {
+            return self.on_ack(p, h, io);
+        }
+        if h.flags & F::FIN != 0 {
+            return;
+        }
+        // SYN, data or probe at the receiver: echo the header in an ACK.
+        let r = &mut self.receivers[p.flow.idx()];
+        if p.kind == PacketKind::Data && r.receive(p.seq) {
+            io.flow_done(p.flow);
+        }
+        let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
+        ack.sent_at = p.sent_at;
+        ack.header = Header::Pdq(PdqHeader { aux: r.cum, ..h });
+        io.send(ack);
+    }
+
+    fn on_timer(&mut self, t: PdqTimer, io: &mut Io<PdqTimer>) {
+        match t {
+            PdqTimer::Pace(flow, token) => {
+                if self.senders[flow.idx()].pace_token == token {
+                    self.pace(flow, io);
+                }
+            }
+            PdqTimer::Probe(flow, token) => {
+                let s = &self.senders[flow.idx()];
+                let period = self.probe_period(s);
+                let slow = s.state == State::Sending && s.pacing && s.next_pace_at > io.now + period;
+                if !(s.state == State::Paused || slow) || s.probe_token != token {
+                    return;
+                }
+                if self.hopeless(flow, io.now) {
+                    return self.terminate(flow, io);
+                }
+                let p = self.control_packet(flow, PacketKind::Probe, F::PROBE, io.now);
+                io.send(p);
+                io.trace(|| TraceKind::Control { flow, what: "pdq_probe" });
+                self.arm_probe(flow, io);
+            }
+            PdqTimer::Rto(flow) => {
+                let s = &mut self.senders[flow.idx()];
+                s.rto_armed = None;
+                if s.state == State::Over || s.rto_deadline == SimTime::NEVER {
+                    return;
+                }
+                if io.now < s.rto_deadline {
+                    s.rto_armed = Some(s.rto_deadline);
+                    io.set_timer(s.rto_deadline, PdqTimer::Rto(flow));
+                    return;
+                }
+                s.rto_deadline = SimTime::NEVER;
+                io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
+                if s.state == State::Syn {
+                    return self.send_syn(flow, io);
+                }
+                s.sb.all_in_flight_lost();
+                if s.state == State::Sending && !s.pacing {
+                    self.pace(flow, io);
+                }
+            }
+        }
+    }
+
+    fn on_port_enqueue(&mut self, port: PortId, p: &mut Packet, io: &mut Io<PdqTimer>) {
+        let (deadline, rtt_ps) = PdqHeader::unpack_rank(p.rank);
+        let deadline = deadline.unwrap_or(NO_DEADLINE);
+        let flow = p.flow;
+        let Header::Pdq(h) = &mut p.header else { return };
+        if p.kind == PacketKind::Ack {
+            let (node, is_host) = self.port_node[port.idx()];
+            if is_host {
+                return; // the receiver's NIC: no forward port of this flow here
+            }
+            for &fp in io.net.next_hops(node, p.src) {
+                self.ports[fp.idx()].reverse(flow.0, h, &self.cfg);
+            }
+            return;
+        }
+        let st = &mut self.ports[port.idx()];
+        if let Some(c) = st.control(io.queue_bytes[port.idx()], io.now, &self.cfg) {
+            io.trace(|| TraceKind::LinkRate { port, rate_bps: c });
+        }
+        let decision = st.forward(flow.0, h, deadline, rtt_ps, io.now, &self.cfg);
+        let rate_bps = h.rate_bps as f64;
+        match decision {
+            Decision::Accept { newly: true, early_start, .. } => {
+                let what = if early_start { "pdq_early_start" } else { "pdq_accept" };
+                io.trace(|| TraceKind::Decision { flow, port: Some(port), what, queue: None, rate_bps });
+            }
+            Decision::Pause { newly: true } => io.trace(|| TraceKind::Decision { flow, port: Some(port), what: "pdq_pause", queue: None, rate_bps: 0.0 }),
+            Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" }),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each switch rule in isolation, on one 1 Gbps port (rate controller
+    //! off so that the capacity stays C).
+    use super::*;
+    use crate::packet::pdq_flags;
+
+    const C: f64 = 1e9;
+    const RTT: u64 = 100_000_000; // 100 us in ps
+    const MS: u64 = 1_000_000_000;
+
+    fn cfg(variant: &str) -> SwitchConfig {
+        SwitchConfig::new(&PdqParams { rate_control: false, ..PdqParams::variant(variant).unwrap() })
+    }
+    fn hdr(t_rtts: f64) -> PdqHeader {
+        PdqHeader { rate_bps: C as f32, aux: (t_rtts * RTT as f64 / 1000.0) as u32, pauseby: 0, probe_tenths: 10, flags: 0 }
+    }
+    fn us(x: u64) -> SimTime {
+        SimTime::from_us(x)
+    }
+    /// One round trip of `flow` through the port: forward, then the ACK
+    /// back (Algorithm 3) with the header as the forward path left it.
+    fn trip(port: &mut PdqPort, flow: u32, mut h: PdqHeader, deadline: u64, now: SimTime, c: &SwitchConfig) -> (Decision, PdqHeader) {
+        let d = port.forward(flow, &mut h, deadline, RTT, now, c);
+        port.reverse(flow, &mut h, c);
+        (d, h)
+    }
+    fn accepted(d: Decision) -> bool {
+        matches!(d, Decision::Accept { .. })
+    }
+
+    #[test]
+    fn a_more_critical_flow_preempts() {
+        let c = cfg("basic");
+        let mut port = PdqPort::new(0, C, &c);
+        let (d, _) = trip(&mut port, 1, hdr(50.0), 20 * MS, us(0), &c);
+        assert!(accepted(d), "{d:?}");
+        // A flow with a later deadline does not get in...
+        let (d, h) = trip(&mut port, 3, hdr(5.0), 30 * MS, us(1), &c);
+        assert_eq!((d, h.rate_bps, h.pauseby), (Decision::Pause { newly: true }, 0.0, port.tag));
+        // ...one with an earlier deadline takes the whole link,
+        let (d, h) = trip(&mut port, 2, hdr(50.0), 10 * MS, us(2), &c);
+        assert!(accepted(d) && h.rate_bps as f64 == C, "{d:?} {h:?}");
+        // and the flow it preempts is paused at its next packet.
+        let (d, h) = trip(&mut port, 1, hdr(49.0), 20 * MS, us(3), &c);
+        assert_eq!((d, h.rate_bps), (Decision::Pause { newly: true }, 0.0));
+    }
+
+    #[test]
+    fn a_paused_flow_is_accepted_when_bandwidth_frees() {
+        let c = cfg("basic");
+        let mut port = PdqPort::new(0, C, &c);
+        assert!(accepted(trip(&mut port, 1, hdr(50.0), 10 * MS, us(0), &c).0));
+        let (d, paused) = trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c);
+        assert_eq!(d, Decision::Pause { newly: true });
+        // Its probe (carrying P_H) is refused while flow 1 runs...
+        let probe = PdqHeader { pauseby: paused.pauseby, flags: pdq_flags::PROBE, ..hdr(50.0) };
+        assert_eq!(trip(&mut port, 2, probe, 20 * MS, us(2), &c).0, Decision::Pause { newly: false });
+        // ...and accepted at the full rate once flow 1's FIN has passed.
+        trip(&mut port, 1, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 10 * MS, us(3), &c);
+        let (d, h) = trip(&mut port, 2, probe, 20 * MS, us(4), &c);
+        assert!(accepted(d) && h.rate_bps as f64 == C && h.pauseby == 0, "{d:?} {h:?}");
+    }
+
+    #[test]
+    fn early_start_admits_the_next_flow_k_rtts_before_the_current_one_ends() {
+        for (variant, expect_early) in [("es", true), ("basic", false)] {
+            let c = cfg(variant);
+            let mut port = PdqPort::new(0, C, &c);
+            assert!(accepted(trip(&mut port, 1, hdr(5.0), 10 * MS, us(0), &c).0));
+            assert_eq!(trip(&mut port, 2, hdr(50.0), 20 * MS, us(1), &c).0, Decision::Pause { newly: true }, "{variant}");
+            // 2.5 RTTs left (K = 2): not yet.
+            trip(&mut port, 1, hdr(2.5), 10 * MS, us(2), &c);
+            assert_eq!(trip(&mut port, 2, hdr(50.0), 20 * MS, us(3), &c).0, Decision::Pause { newly: false }, "{variant}");
+            // 1.5 RTTs left: Early Start lets flow 2 in beside it.
+            trip(&mut port, 1, hdr(1.5), 10 * MS, us(4), &c);
+            let d = trip(&mut port, 2, hdr(50.0), 20 * MS, us(5), &c).0;
+            if expect_early {
+                assert_eq!(d, Decision::Accept { rate: C, newly: true, early_start: true });
+            } else {
+                assert_eq!(d, Decision::Pause { newly: false }, "basic PDQ waits for the FIN");
+            }
+        }
+    }
+
+    #[test]
+    fn early_termination_drops_a_flow_that_cannot_make_its_deadline() {
+        // 2 ms of transmission left, 1 ms to the deadline.
+        let t_left = 2.0 * MS as f64 / RTT as f64;
+        for (variant, expect_term) in [("es_et", true), ("es", false)] {
+            let c = cfg(variant);
+            let mut port = PdqPort::new(0, C, &c);
+            let (d, h) = trip(&mut port, 1, hdr(t_left), MS, us(0), &c);
+            if expect_term {
+                assert_eq!(d, Decision::Terminate);
+                assert!(h.flags & pdq_flags::TERM != 0 && h.rate_bps == 0.0 && port.flows.is_empty());
+            } else {
+                assert!(accepted(d), "without ET the hopeless flow still runs: {d:?}");
+            }
+            // A flow that can make it is not terminated.
+            let (d, _) = trip(&mut port, 2, hdr(5.0), MS, us(0), &c);
+            assert!(accepted(d) || d == Decision::Pause { newly: true }, "{variant}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn dampening_delays_a_second_acceptance() {
+        for (variant, window) in [("full", Some(us(10))), ("es_et", None)] {
+            let c = cfg(variant);
+            assert_eq!(c.dampening, window);
+            let mut port = PdqPort::new(0, C, &c);
+            // Flows 1 and 2 wait, paused, behind flow 0.
+            assert!(accepted(trip(&mut port, 0, hdr(50.0), 5 * MS, us(0), &c).0));
+            for f in [1, 2] {
+                assert_eq!(trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(1), &c).0, Decision::Pause { newly: true });
+            }
+            trip(&mut port, 0, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 5 * MS, us(20), &c);
+            // Flow 1 comes back, limited to half the link by its path.
+            let half = PdqHeader { rate_bps: (C / 2.0) as f32, pauseby: port.tag, ..hdr(50.0) };
+            assert!(accepted(trip(&mut port, 1, half, 11 * MS, us(30), &c).0));
+            // Half the link is free, but flow 2 waits out the window.
+            let probe = PdqHeader { pauseby: port.tag, flags: pdq_flags::PROBE, ..hdr(50.0) };
+            let d = trip(&mut port, 2, probe, 12 * MS, us(31), &c).0;
+            let later = Decision::Accept { rate: C / 2.0, newly: true, early_start: false };
+            if window.is_some() {
+                assert_eq!(d, Decision::Pause { newly: false }, "within the dampening window");
+                assert_eq!(trip(&mut port, 2, probe, 12 * MS, us(41), &c).0, later, "after it");
+            } else {
+                assert_eq!(d, later);
+            }
+        }
+    }
+
+    #[test]
+    fn suppressed_probing_spaces_probes_by_list_index() {
+        let c = cfg("full");
+        let mut port = PdqPort::new(0, C, &c);
+        for f in 0..11 {
+            trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(f as u64 * 20), &c);
+        }
+        // Flow 10 sits at index 10: I_H = 0.2 x 10 = 2 RTTs.
+        let (_, h) = trip(&mut port, 10, hdr(50.0), 20 * MS, us(300), &c);
+        assert_eq!(h.probe_tenths, 20);
+        let c = cfg("es_et");
+        let mut port = PdqPort::new(0, C, &c);
+        for f in 0..11 {
+            trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(f as u64 * 20), &c);
+        }
+        assert_eq!(trip(&mut port, 10, hdr(50.0), 20 * MS, us(300), &c).1.probe_tenths, 10);
+    }
+
+    #[test]
+    fn the_rate_controller_leaves_room_to_drain_the_queue() {
+        let c = SwitchConfig::new(&PdqParams::default());
+        let mut port = PdqPort::new(0, C, &c);
+        port.rtt_avg_ps = RTT as f64;
+        // 25 KB queued, RTT 100 us: C' = C - 200 kbit / 200 us = 0.
+        assert_eq!(port.control(25_000, us(1000), &c), Some(0.0));
+        // Within two RTTs no update; then an empty queue restores C.
+        assert_eq!(port.control(0, us(1100), &c), None);
+        assert_eq!(port.control(0, us(1200), &c), Some(C));
+    }
+}
