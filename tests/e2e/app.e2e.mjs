@@ -314,6 +314,40 @@ try {
     await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
   });
 
+  await check('PASE beside PDQ: the control-plane panels list the arbitrators\' and switches\' decisions', async () => {
+    await page.getByTestId('protocol-pfabric').uncheck();
+    await page.getByTestId('protocol-dctcp').uncheck();
+    await page.getByTestId('protocol-pase').check();
+    await page.getByTestId('protocol-pdq').check();
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.getByTestId('seek-input').fill('3000');
+    await page.getByTestId('seek').click();
+    await page.waitForFunction(() => /at t = 3\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 120_000 });
+    for (let k = 0; k < 10; k++) {
+      await page.getByTestId('step-rtt').click();
+      await page.waitForTimeout(200);
+    }
+    const rows = {};
+    for (const p of ['pase', 'pdq']) {
+      const panel = page.getByTestId(`run-${p}`).getByTestId('control-plane');
+      await panel.waitFor({ timeout: 30_000 });
+      const text = await panel.innerText();
+      rows[p] = await panel.locator('tbody tr').count();
+      assert(rows[p] > 0, `${p}: no decisions listed: ${text.slice(0, 300)}`);
+      if (p === 'pase') assert(/PASE/.test(text) && /queue/.test(text), `PASE decisions: ${text.slice(0, 300)}`);
+      if (p === 'pdq') assert(/PDQ (accepted|paused|rate changed|Early Start)/.test(text), `PDQ decisions: ${text.slice(0, 300)}`);
+    }
+    metrics.control_plane_rows = rows;
+    await page.screenshot({ path: join(out, '07-pase-pdq-control-plane.png') });
+    await page.getByTestId('protocol-pase').uncheck();
+    await page.getByTestId('protocol-pdq').uncheck();
+    await page.getByTestId('protocol-pfabric').check();
+    await page.getByTestId('protocol-dctcp').check();
+    await page.getByTestId('apply').click();
+    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();
