@@ -169,11 +169,36 @@ impl Scenario {
         self.workload.validate(&net)?;
         self.params.validate()?;
         self.params.fastpass.validate_for_hosts(net.n_hosts)?;
+        self.check_rate_interval(&net)?;
         if !(self.max_time_ms.is_finite() && self.max_time_ms > 0.0 && self.max_time_ms <= 3.6e6) {
             return Err(format!("max_time_ms: must be in (0, 3600000], got {}", self.max_time_ms));
         }
         if self.max_events == 0 {
             return Err("max_events: must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// RCP and D3 update rates once per `rtt_us`: far below the network's
+    /// round trip they react many times before any feedback returns, rates
+    /// collapse and flows starve (D3 on a 250 us rack with the 10 us
+    /// default sent over a billion refreshes). Refuses an interval under
+    /// half the smallest round trip of link delays (hosts 0 and 1).
+    fn check_rate_interval(&self, net: &crate::net::Network) -> Result<(), String> {
+        let (field, rtt_us) = match self.protocol {
+            ProtocolName::Rcp => ("params.rcp.rtt_us", self.params.rcp.rtt_us),
+            ProtocolName::D3 => ("params.d3.rtt_us", self.params.d3.rtt_us),
+            _ => return Ok(()),
+        };
+        if net.n_hosts < 2 {
+            return Ok(());
+        }
+        let one_way: u64 = net.path(crate::ids::NodeId(0), crate::ids::NodeId(1)).iter().map(|p| net.ports[p.idx()].delay.ps()).sum();
+        let round_trip_us = 2.0 * one_way as f64 / 1e6;
+        if rtt_us < 0.5 * round_trip_us {
+            return Err(format!(
+                "{field}: {rtt_us} us is under half this network's smallest round trip ({round_trip_us} us of link delays between hosts 0 and 1); rates would be updated long before any feedback returns and flows starve: set it to about the round trip"
+            ));
         }
         Ok(())
     }
@@ -194,6 +219,18 @@ mod tests {
         assert!(Scenario::from_json("{}").unwrap_err().contains("name"));
         let e = Scenario::from_json(r#"{"name":"x","workload":{"lod":0.5}}"#).unwrap_err();
         assert!(e.contains("lod"), "{e}");
+    }
+
+    #[test]
+    fn a_rate_interval_far_below_the_round_trip_is_refused() {
+        // One rack at 1 Gbps with 62.5 us links: a 250 us round trip.
+        let rack = r#"{"name":"x","topology":{"kind":"single_rack","hosts":4,"link_gbps":1,"propagation_ns":62500},"protocol":"d3"}"#;
+        let e = Scenario::from_json(rack).unwrap_err();
+        assert!(e.starts_with("params.d3.rtt_us") && e.contains("250 us"), "{e}");
+        let ok = r#"{"name":"x","topology":{"kind":"single_rack","hosts":4,"link_gbps":1,"propagation_ns":62500},"protocol":"rcp","params":{"rcp":{"rtt_us":250}}}"#;
+        Scenario::from_json(ok).unwrap();
+        // The leaf-spine's round trip is under 1 us: the defaults pass.
+        Scenario::from_json(r#"{"name":"x","protocol":"rcp"}"#).unwrap();
     }
 
     #[test]
