@@ -32,7 +32,7 @@ describe('event sentences', () => {
     expect(describeRecord(rec(1, TraceCode.FlowFinish), topo).text).toBe('flow 17 finished');
     expect(describeRecord(rec(1, TraceCode.Timeout, -1, 9, 0, 1), topo).text).toBe('flow 9 timed out (probe mode)');
     expect(describeRecord(rec(1, TraceCode.Control, -1, 9, 0, 2), topo).text).toBe('flow 9: RTS sent (asks its receiver for tokens)');
-    expect(describeRecord(rec(1, TraceCode.LinkRate, 0, -1, 0, 2.5e9), topo).text).toBe('port h0→tor0: RCP fair rate set to 2.5Gb/s');
+    expect(describeRecord(rec(1, TraceCode.LinkRate, 0, -1, 0, 2.5e9), topo).text).toBe("port h0→tor0: link rate set to 2.5Gb/s (RCP's fair share, D3's capacity, PDQ's C')");
     expect(describeRecord(rec(1, TraceCode.EcnMark, 2), topo).tone).toBe('mark');
   });
 

@@ -86,7 +86,7 @@ export function describeRecord(r: TraceRecord, topo: Topology | null): EventLine
     case TraceCode.Timeout:
       return { time, text: `flow ${r.flow} timed out${r.aux === 1 ? ' (probe mode)' : ''}`, tone: 'timeout' };
     case TraceCode.LinkRate:
-      return { time, text: `${at}RCP fair rate set to ${rateText(r.aux)}b/s`, tone: 'rate' };
+      return { time, text: `${at}link rate set to ${rateText(r.aux)}b/s (RCP's fair share, D3's capacity, PDQ's C')`, tone: 'rate' };
     case TraceCode.Control: {
       const name = CONTROL_NAMES[r.aux] ?? 'control message';
       return { time, text: `flow ${r.flow}: ${controlText(name)}`, tone: 'control' };
