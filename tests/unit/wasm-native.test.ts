@@ -38,7 +38,7 @@ describe('wasm engine against the native command line', () => {
     expect(l.control_names).toEqual([...CONTROL_NAMES]);
   });
 
-  for (const protocol of ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal']) {
+  for (const protocol of ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal', 'optimal_deadline']) {
     it(`${protocol}: identical summary and flows CSV bytes (web search, 300 flows)`, () => {
       const json = scenarioWith('websearch-leaf-spine.json', (s) => {
         s.protocol = protocol;

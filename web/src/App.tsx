@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
-import { decodeSettings, encodeSettings, exportName, portsOf, type Settings } from './state/settings';
+import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, scenarioNamed } from './scenarios';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { ParamPanel } from './controls/ParamPanel';
@@ -71,14 +71,15 @@ export function App() {
   };
 
   const engineError = s.runs.find((r) => r.error)?.error ?? null;
-  const othersRunning = s.runs.some((r) => r.protocol !== 'ideal' && !r.summary);
-  const idealIdx = s.runs.findIndex((r) => r.protocol === 'ideal');
-  const idealShown = idealIdx >= 0 && othersRunning ? revealedCount(s.runs[idealIdx], s.displayPs) : -1;
+  const othersRunning = s.runs.some((r) => !FLOW_LEVEL.has(r.protocol) && !r.summary);
+  // Flow-level runs are computed at once; while packet-level runs go on, each shows the flows done by the time on screen.
+  const shown = s.runs.map((r) => (FLOW_LEVEL.has(r.protocol) && othersRunning ? revealedCount(r, s.displayPs) : -1));
+  const shownKey = shown.join(',');
   const runs = useMemo(
-    () => s.runs.map((r, i) => (i === idealIdx && idealShown >= 0 ? { ...r, flows: r.flows.slice(0, idealShown), done: idealShown, nowPs: Math.min(r.nowPs, s.displayPs), summary: null } : r)),
-    // Recomputed only when the revealed count changes, not on every frame.
+    () => s.runs.map((r, i) => (shown[i] >= 0 ? { ...r, flows: r.flows.slice(0, shown[i]), done: shown[i], nowPs: Math.min(r.nowPs, s.displayPs), summary: null } : r)),
+    // Recomputed only when a revealed count changes, not on every frame.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [s.runs, idealIdx, idealShown],
+    [s.runs, shownKey],
   );
   const allDone = s.runs.length > 0 && s.runs.every((r) => r.summary);
   const sc = s.settings.scenario;
@@ -142,10 +143,11 @@ export function App() {
                     </small>
                   </h3>
                   {r.error && <em className="error">{r.error}</em>}
-                  {r.protocol === 'ideal' ? (
+                  {FLOW_LEVEL.has(r.protocol) ? (
                     <p className="note">
-                      The Ideal scheduler is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock
-                      passes their completion times.
+                      {r.protocol === 'ideal' ? 'The Ideal scheduler (SRPT oracle)' : 'The optimal deadline scheduler (earliest deadline first, fewest flows discarded; meant for deadline workloads such as query aggregation)'}{' '}
+                      is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock passes their
+                      completion times.
                     </p>
                   ) : (
                     <TopologyView
@@ -159,7 +161,7 @@ export function App() {
                       ecnThresholdBytes={ports.ecnThresholdBytes}
                     />
                   )}
-                  {s.inspectPort !== null && r.protocol !== 'ideal' && (
+                  {s.inspectPort !== null && !FLOW_LEVEL.has(r.protocol) && (
                     <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
                   )}
                   {s.selectedFlow !== null && <FlowInspector run={r} flow={s.selectedFlow} onClose={() => conductor.selectFlow(null)} />}
@@ -178,7 +180,7 @@ export function App() {
                       summary.csv
                     </button>
                     <button
-                      disabled={r.protocol === 'ideal'}
+                      disabled={FLOW_LEVEL.has(r.protocol)}
                       onClick={guard(async () => {
                         const c = document.querySelector(`[data-testid="run-${r.protocol}"] canvas`) as HTMLCanvasElement | null;
                         if (!c) throw new Error('no network drawn');

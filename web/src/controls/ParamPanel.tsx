@@ -5,7 +5,7 @@
 
 import { memo, useMemo, useState } from 'react';
 import { SCENARIOS, scenarioNamed } from '../scenarios';
-import { DEFAULT_BUFFER, MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
+import { DEFAULT_BUFFER, FLOW_LEVEL, MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
 
 
 /** Sets `obj.a.b.c = v` on a deep copy (undefined deletes). */
@@ -137,7 +137,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
       <fieldset>
         <legend>switch ports</legend>
         {draft.protocols
-          .filter((p) => p !== 'ideal')
+          .filter((p) => !FLOW_LEVEL.has(p))
           .map((p) => (
             <div key={p}>{field(`${p} buffer (bytes)`, `params.${p}.buffer_bytes`, sc.params?.[p]?.buffer_bytes, `${DEFAULT_BUFFER[p]} (default)`, `buffer-${p}`)}</div>
           ))}

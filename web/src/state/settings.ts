@@ -5,7 +5,7 @@
 // validation (validate_scenario in the worker) has the final word.
 
 /** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
-export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal'] as const;
+export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal', 'optimal_deadline'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** The queue discipline of each protocol's ports (engine/core/src/run.rs `prepare`). */
@@ -22,10 +22,18 @@ export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' 
   pdq: 'droptail',
   d3: 'droptail',
   ideal: 'none',
+  optimal_deadline: 'none',
 };
 
+/**
+ * Flow-level schedulers: no packets, computed at once (the Ideal SRPT
+ * oracle, PDQ's optimal deadline scheduler); their flows are revealed as
+ * the shared clock passes their completions.
+ */
+export const FLOW_LEVEL: ReadonlySet<string> = new Set(['ideal', 'optimal_deadline']);
+
 /** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
-export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, pase: 225_000, pdq: 225_000, d3: 225_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0 };
+export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, pase: 225_000, pdq: 225_000, d3: 225_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0, optimal_deadline: 0 };
 
 /** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB). */
 export const DEFAULT_ECN_THRESHOLD = 22_500;
