@@ -92,6 +92,18 @@ async function waitFinished(page, n, timeoutMs) {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid$="-mean_slowdown"][data-value]').length >= n && /finished/.test(document.body.innerText), n, { timeout: timeoutMs, polling: 250 });
 }
 
+async function waitReady(p) {
+  await p.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+}
+
+/** Unticks `off`, ticks `on`, applies, and waits until the runs are ready. */
+async function switchProtocols(page, off, on) {
+  for (const p of off) await page.getByTestId(`protocol-${p}`).uncheck();
+  for (const p of on) await page.getByTestId(`protocol-${p}`).check();
+  await page.getByTestId('apply').click();
+  await waitReady(page);
+}
+
 async function setField(page, testid, value) {
   const el = page.getByTestId(testid);
   await el.fill(String(value));
@@ -127,7 +139,7 @@ try {
 
   await check('opens the default scenario from the production build', async () => {
     await page.goto(BASE);
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitReady(page);
     assert((await page.getByTestId('narration').innerText()).includes('websearch-leaf-spine'), 'the narration does not name the default scenario');
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(out, '01-start-default-scenario.png') });
@@ -231,7 +243,7 @@ try {
     await setField(page, 'flows', 300);
     await setField(page, 'seed', 5);
     await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitReady(page);
     await page.getByTestId('full-speed').click();
     await waitFinished(page, 1, 120_000);
     firstShared = await pageSummary(page, 0);
@@ -241,7 +253,7 @@ try {
     const p2 = await context.newPage();
     watch(p2, 'shared');
     await p2.goto(sharedUrl);
-    await p2.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitReady(p2);
     await p2.getByTestId('full-speed').click();
     await waitFinished(p2, 1, 120_000);
     const again = await pageSummary(p2, 0);
@@ -253,9 +265,7 @@ try {
   });
 
   await check('two protocols side by side on the same arrivals, in lockstep', async () => {
-    await page.getByTestId('protocol-dctcp').check();
-    await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await switchProtocols(page, [], ['dctcp']);
     assert((await page.getByTestId('run-pfabric').count()) === 1 && (await page.getByTestId('run-dctcp').count()) === 1, 'two networks are not shown');
     // Lockstep: five RTT steps leave both runs at the same simulated time.
     for (let k = 0; k < 5; k++) {
@@ -287,10 +297,7 @@ try {
   });
 
   await check('pHost beside pFabric, packets coloured by the priority their ports rank them by', async () => {
-    await page.getByTestId('protocol-dctcp').uncheck();
-    await page.getByTestId('protocol-phost').check();
-    await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await switchProtocols(page, ['dctcp'], ['phost']);
     assert((await page.getByTestId('run-phost').count()) === 1, 'no pHost network shown');
     await page.getByTestId('color-by').selectOption('priority');
     // Seek into the run (flows are under way by 3 ms), then step so packets are on the wires.
@@ -308,19 +315,11 @@ try {
     assert(/pHost queue 0: control/.test(legend) && /pFabric rank/.test(legend), `priority legend: ${legend}`);
     await page.screenshot({ path: join(out, '06-phost-pfabric-priority-colours.png') });
     await page.getByTestId('color-by').selectOption('flow');
-    await page.getByTestId('protocol-phost').uncheck();
-    await page.getByTestId('protocol-dctcp').check();
-    await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await switchProtocols(page, ['phost'], ['dctcp']);
   });
 
   await check('PASE beside PDQ: the control-plane panels list the arbitrators\' and switches\' decisions', async () => {
-    await page.getByTestId('protocol-pfabric').uncheck();
-    await page.getByTestId('protocol-dctcp').uncheck();
-    await page.getByTestId('protocol-pase').check();
-    await page.getByTestId('protocol-pdq').check();
-    await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await switchProtocols(page, ['pfabric', 'dctcp'], ['pase', 'pdq']);
     await page.getByTestId('seek-input').fill('3000');
     await page.getByTestId('seek').click();
     await page.waitForFunction(() => /at t = 3\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 120_000 });
@@ -340,12 +339,7 @@ try {
     }
     metrics.control_plane_rows = rows;
     await page.screenshot({ path: join(out, '07-pase-pdq-control-plane.png') });
-    await page.getByTestId('protocol-pase').uncheck();
-    await page.getByTestId('protocol-pdq').uncheck();
-    await page.getByTestId('protocol-pfabric').check();
-    await page.getByTestId('protocol-dctcp').check();
-    await page.getByTestId('apply').click();
-    await page.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await switchProtocols(page, ['pase', 'pdq'], ['pfabric', 'dctcp']);
   });
 
   await check('bad input gets a field-named message and no run starts', async () => {
@@ -379,7 +373,7 @@ try {
     const flowsBefore = await p3.getByTestId('flows').inputValue();
     await p3.unroute('**/sim.worker*');
     await p3.getByTestId('restart-worker').click();
-    await p3.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitReady(p3);
     assert((await p3.getByTestId('crash').count()) === 0, 'the crash banner stayed');
     assert((await p3.getByTestId('flows').inputValue()) === flowsBefore, 'the settings were not kept');
     await ctx3.close();
@@ -390,11 +384,11 @@ try {
     watch(p4, 'offline');
     await p4.goto(BASE);
     await p4.waitForFunction(() => navigator.serviceWorker?.controller !== null || false, null, { timeout: 20_000 }).catch(() => p4.reload());
-    await p4.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await waitReady(p4);
     await context.setOffline(true);
     try {
       await p4.reload();
-      await p4.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await waitReady(p4);
       await p4.getByTestId('step-rtt').click();
       await p4.waitForFunction(() => /t = 4\.680 µs/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 10_000 });
     } finally {

@@ -244,22 +244,29 @@ impl Runner for Flowlevel {
     }
 }
 
-/// Prepares a run of `scenario` (validated here) without running it.
-pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
-    scenario.validate()?;
-    let s = scenario.clone();
-    let net = build(&s.topology);
-    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
-    let span = gen.estimated_span(&net);
-    let cfg = SimConfig {
+/// The simulation settings of scenario `s` (limits, switching, seed, a
+/// pending-bytes sample every 1/200 of the arrivals' span, at least 1 us),
+/// for `prepare` and for tests that build a `Simulation` themselves.
+pub fn sim_config(s: &Scenario, gen: &FlowGenerator, net: &Network, audit: bool) -> SimConfig {
+    let span = gen.estimated_span(net);
+    SimConfig {
         switching: s.switching,
         load_balancing: s.load_balancing,
         seed: s.seed,
         max_time: SimTime::from_us_f64(s.max_time_ms * 1000.0),
         max_events: s.max_events,
         sample_interval: SimTime::from_ps((span.ps() / 200).max(1_000_000)),
-        audit: opts.audit,
-    };
+        audit,
+    }
+}
+
+/// Prepares a run of `scenario` (validated here) without running it.
+pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
+    scenario.validate()?;
+    let s = scenario.clone();
+    let net = build(&s.topology);
+    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
+    let cfg = sim_config(&s, &gen, &net, opts.audit);
     let spraying = s.load_balancing != LoadBalancing::Ecmp;
     let p = &s.params;
     fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {

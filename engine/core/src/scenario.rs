@@ -82,6 +82,11 @@ impl ProtocolName {
             ProtocolName::OptimalDeadline => "optimal_deadline",
         }
     }
+    /// Flow-level schedulers (no packets: Ideal, the optimal deadline
+    /// scheduler); every other protocol runs in the packet-level engine.
+    pub fn is_flow_level(self) -> bool {
+        matches!(self, ProtocolName::Ideal | ProtocolName::OptimalDeadline)
+    }
     /// Parses a command-line name.
     pub fn parse(s: &str) -> Result<Self, String> {
         Self::ALL

@@ -30,19 +30,10 @@ use dcsim_core::{RunOptions, RunOutput, Scenario};
 const MSS: u64 = 1460;
 const HEADER: u64 = 40;
 
-const PACKET_PROTOCOLS: [ProtocolName; 11] = [
-    ProtocolName::Tcp,
-    ProtocolName::Dctcp,
-    ProtocolName::Pfabric,
-    ProtocolName::Rcp,
-    ProtocolName::Phost,
-    ProtocolName::Fastpass,
-    ProtocolName::D2tcp,
-    ProtocolName::L2dct,
-    ProtocolName::Pase,
-    ProtocolName::Pdq,
-    ProtocolName::D3,
-];
+/// Every protocol that runs in the packet-level engine.
+fn packet_protocols() -> impl Iterator<Item = ProtocolName> {
+    ProtocolName::ALL.into_iter().filter(|p| !p.is_flow_level())
+}
 
 /// Makes a shipped scenario small enough for a conservation check. The
 /// properties hold for every run, so the run only needs to exercise every
@@ -150,7 +141,7 @@ fn every_scenario_conserves_packets_and_completes_under_every_packet_protocol() 
     assert!(scenarios.len() >= 5, "expected the shipped scenarios in {}, found {}", scenarios_dir().display(), scenarios.len());
     let mut jobs = Vec::new();
     for (file, s) in &scenarios {
-        for p in PACKET_PROTOCOLS {
+        for p in packet_protocols() {
             let mut s = shrink(s.clone());
             s.protocol = p;
             jobs.push((file.clone(), s));

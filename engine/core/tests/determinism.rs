@@ -27,7 +27,7 @@ fn csvs(p: ProtocolName, seed: u64) -> (String, String) {
 
 #[test]
 fn same_seed_same_csv_other_seed_other_csv() {
-    let protos = [ProtocolName::Pfabric, ProtocolName::Dctcp, ProtocolName::Tcp, ProtocolName::Rcp, ProtocolName::Ideal, ProtocolName::Phost, ProtocolName::Fastpass, ProtocolName::D2tcp, ProtocolName::L2dct, ProtocolName::Pase, ProtocolName::Pdq, ProtocolName::D3];
+    let protos = ProtocolName::ALL;
     let jobs: Vec<(ProtocolName, u64)> = protos.iter().flat_map(|&p| [(p, 1), (p, 1), (p, 2)]).collect();
     let out = par_map(&jobs, |&(p, seed)| csvs(p, seed));
     for (i, p) in protos.iter().enumerate() {

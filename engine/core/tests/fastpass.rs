@@ -21,7 +21,8 @@ use dcsim_core::net::{Network, PortRole};
 use dcsim_core::packet::PacketKind;
 use dcsim_core::protocol::fastpass::Fastpass;
 use dcsim_core::scenario::ProtocolName;
-use dcsim_core::sim::{SimConfig, Simulation, StopReason};
+use dcsim_core::run::sim_config;
+use dcsim_core::sim::{Simulation, StopReason};
 use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
 use dcsim_core::workload::FlowGenerator;
@@ -52,15 +53,7 @@ fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
     s.workload.load = 0.8;
     let net = build(&s.topology);
     let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
-    let cfg = SimConfig {
-        switching: s.switching,
-        load_balancing: s.load_balancing,
-        seed: s.seed,
-        max_time: SimTime::from_ms(1000),
-        max_events: u64::MAX,
-        sample_interval: SimTime::from_us(100),
-        audit: true,
-    };
+    let cfg = sim_config(&s, &gen, &net, true);
     let params = s.params.fastpass.clone();
     let mut proto = Fastpass::new(params.clone(), &net);
     proto.log_sends = true;
