@@ -342,6 +342,44 @@ try {
     await switchProtocols(page, ['pase', 'pdq'], ['pfabric', 'dctcp']);
   });
 
+  await check('a lesson from its link: steps move the clock, the class predicts, the runs give the answer', async () => {
+    const p5 = await context.newPage();
+    watch(p5, 'lesson');
+    try {
+      await p5.goto(BASE + '#lesson=pfabric-vs-dctcp');
+      await waitReady(p5);
+      assert(/pFabric against DCTCP/.test(await p5.getByTestId('lesson-title').innerText()), 'lesson title missing');
+      const status = () => p5.getByTestId('status').innerText();
+      await p5.getByTestId('lesson-next').click();
+      await p5.waitForFunction(() => /went to t = 200\.000 µs/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await p5.getByTestId('lesson-next').click();
+      await p5.waitForFunction(() => /went to t = 1\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      assert(/step 3 of 5/.test(await p5.getByTestId('lesson-step').innerText()), 'not at step 3');
+      assert(/port inspector/.test(await p5.getByTestId('lesson-text').innerText()), 'step 3 narration missing');
+      const clock = await p5.getByTestId('clock').innerText();
+      assert(/1\.000 ms/.test(clock), `clock after two steps: ${clock} (${await status()})`);
+      await p5.getByTestId('lesson-guess-pfabric').click();
+      await p5.getByTestId('lesson-reveal').click();
+      await p5.waitForSelector('[data-testid="lesson-answer"]', { timeout: 120_000 });
+      const winner = await p5.getByTestId('lesson-answer').getAttribute('data-winner');
+      const text = await p5.getByTestId('lesson-answer').innerText();
+      assert(winner === 'pfabric' && /predicted pfabric: right/.test(text), `answer: ${winner}: ${text}`);
+      await p5.screenshot({ path: join(out, '08-lesson-answer.png') });
+      // Back to step 2: the clock replays to its time.
+      await p5.getByTestId('lesson-prev').click();
+      await p5.waitForFunction(() => /at t = 200\.000 µs/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      assert(/step 2 of 5/.test(await p5.getByTestId('lesson-step').innerText()), 'not back at step 2');
+      // Another lesson from the chooser, and its link in the address bar.
+      await p5.getByTestId('lesson-select').selectOption('pdq-deadlines');
+      await waitReady(p5);
+      assert(/Deadlines/.test(await p5.getByTestId('lesson-title').innerText()), 'second lesson title missing');
+      assert(p5.url().endsWith('#lesson=pdq-deadlines'), `address: ${p5.url()}`);
+      assert((await p5.locator('[data-testid^="run-"]').count()) === 4, 'the PDQ lesson shows four runs');
+    } finally {
+      await p5.close();
+    }
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();

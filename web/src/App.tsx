@@ -5,7 +5,9 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
 import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
-import { DEFAULT_SCENARIO, scenarioNamed } from './scenarios';
+import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
+import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
+import { LessonPanel } from './lessons/LessonPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
@@ -23,17 +25,28 @@ import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './ex
 import { mergeSummaryCsvs } from './export/csv';
 import { revealedCount } from './state/run';
 
-/** Settings from the URL (a shared link) or the default scenario. */
-function initialSettings(): { settings: Settings; notice: string | null } {
+/** The bundled lessons (scenarios/lessons). */
+const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
+
+/** Settings from the URL (a shared link or a lesson's link) or the default scenario. */
+function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null } {
+  const name = lessonFromHash(window.location.hash);
+  if (name) {
+    const l = LESSONS.find((x) => x.name === name);
+    if (l) return { settings: lessonSettings(l, SCENARIOS), notice: null, lesson: l };
+    const s = scenarioNamed(DEFAULT_SCENARIO)!;
+    return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: `no lesson named "${name}"; loading the default scenario instead`, lesson: null };
+  }
   const d = decodeSettings(window.location.hash);
-  if (d && !('error' in d)) return { settings: d, notice: null };
+  if (d && !('error' in d)) return { settings: d, notice: null, lesson: null };
   const s = scenarioNamed(DEFAULT_SCENARIO)!;
-  return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null };
+  return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null, lesson: null };
 }
 
 /** The whole page. */
 export function App() {
-  const [{ settings: first, notice }] = useState(initialSettings);
+  const [{ settings: first, notice, lesson: firstLesson }] = useState(initialSettings);
+  const [lesson, setLesson] = useState<Lesson | null>(firstLesson);
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
@@ -52,6 +65,17 @@ export function App() {
     },
     [conductor],
   );
+  const lessonModified = useMemo(() => lesson !== null && JSON.stringify(lessonSettings(lesson, SCENARIOS)) !== JSON.stringify(s.settings), [lesson, s.settings]);
+  const chooseLesson = (name: string | null) => {
+    const l = LESSONS.find((x) => x.name === name) ?? null;
+    setLesson(l);
+    if (!l) {
+      history.replaceState(null, '', encodeSettings(conductor.getState().settings));
+      return;
+    }
+    history.replaceState(null, '', `#lesson=${l.name}`);
+    conductor.load(lessonSettings(l, SCENARIOS));
+  };
   const share = async () => {
     const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
     history.replaceState(null, '', encodeSettings(s.settings));
@@ -101,6 +125,14 @@ export function App() {
           </button>
         </div>
       )}
+      <LessonPanel
+        lessons={LESSONS}
+        lesson={lesson}
+        modified={lessonModified}
+        onChoose={chooseLesson}
+        c={conductor}
+        s={s}
+      />
       <Transport c={conductor} s={s} />
       <div className="status" data-testid="status">
         {s.status}

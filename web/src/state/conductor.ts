@@ -358,6 +358,19 @@ export class Conductor {
     this.load(this.state.settings, true, Math.max(0, tPs));
   }
 
+  /**
+   * Goes to simulated time `tPs` and pauses there (a lesson's step):
+   * forward in lockstep, or by replaying from the start when `tPs` is
+   * earlier than the time on screen.
+   */
+  runTo(tPs: number) {
+    this.pause();
+    if (!this.state.loaded) return;
+    if (tPs < this.state.displayPs) return this.seek(tPs);
+    if (!this.idle()) return;
+    this.advanceAll(tPs, Infinity, 1e9, () => this.set({ displayPs: Math.max(this.state.displayPs, Math.min(tPs, this.minReached())), status: `went to t = ${fmtTime(tPs)}` }));
+  }
+
   /** Starts over from time zero with the same settings. */
   restartRun() {
     this.load(this.state.settings);

@@ -1,0 +1,141 @@
+// The lesson bar: pick a lesson, walk its steps (each one moves the shared
+// clock to the step's time and pauses), read the narration, let the class
+// predict the answer to a question, then reveal the answer the runs give.
+
+import { useEffect, useState } from 'react';
+import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import type { Summary } from '../engine/api';
+import { answer, metricText, type Lesson } from './lesson';
+
+/** The lesson chooser and, with a lesson open, its current step. */
+export function LessonPanel({
+  lessons,
+  lesson,
+  modified,
+  onChoose,
+  c,
+  s,
+}: {
+  lessons: Lesson[];
+  lesson: Lesson | null;
+  /** The settings were edited since the lesson loaded them. */
+  modified: boolean;
+  onChoose: (name: string | null) => void;
+  c: Conductor;
+  s: ConductorState;
+}) {
+  const [step, setStep] = useState(0);
+  // Per step: the class's prediction, and whether the answer is shown.
+  const [guess, setGuess] = useState<Record<number, string>>({});
+  const [revealed, setRevealed] = useState<Record<number, boolean>>({});
+  useEffect(() => {
+    setStep(0);
+    setGuess({});
+    setRevealed({});
+  }, [lesson?.name]);
+
+  const chooser = (
+    <label className="lesson-choose">
+      lesson{' '}
+      <select data-testid="lesson-select" value={lesson?.name ?? ''} onChange={(e) => onChoose(e.target.value || null)}>
+        <option value="">(none: free exploration)</option>
+        {lessons.map((l) => (
+          <option key={l.name} value={l.name}>
+            {l.title}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  if (!lesson) return <div className="lesson closed">{chooser}</div>;
+
+  const st = lesson.steps[Math.min(step, lesson.steps.length - 1)];
+  const busy = !s.loaded || s.seeking;
+  const go = (k: number) => {
+    setStep(k);
+    c.runTo(lesson.steps[k].at_us * 1e6);
+  };
+  const summaries = s.runs.map((r) => r.summary).filter((x): x is Summary => x !== null);
+  const allDone = s.runs.length > 0 && summaries.length === s.runs.length;
+  const q = st.question;
+  const shown = q && revealed[step] && allDone ? answer(q, summaries) : null;
+  const atStep = Math.abs(s.displayPs - st.at_us * 1e6) < 1 || s.displayPs >= st.at_us * 1e6;
+
+  return (
+    <section className="lesson" data-testid="lesson">
+      <div className="lesson-head">
+        {chooser}
+        <strong data-testid="lesson-title">{lesson.title}</strong>
+        <span className="lesson-pos" data-testid="lesson-step">
+          step {step + 1} of {lesson.steps.length} · t = {fmtTime(st.at_us * 1e6)}
+        </span>
+        <button data-testid="lesson-prev" disabled={busy || step === 0} onClick={() => go(step - 1)}>
+          ◂ Back
+        </button>
+        <button data-testid="lesson-go" disabled={busy || atStep} onClick={() => go(step)} title="move the clock to this step's time">
+          Go to t = {fmtTime(st.at_us * 1e6)}
+        </button>
+        <button data-testid="lesson-next" disabled={busy || step + 1 >= lesson.steps.length} onClick={() => go(step + 1)}>
+          Next step ▸
+        </button>
+      </div>
+      {modified && <p className="note">The settings were changed after the lesson loaded them: the runs (and the answers below) are those of the changed settings.</p>}
+      <h4 data-testid="lesson-step-title">{st.title}</h4>
+      <p className="lesson-text" data-testid="lesson-text">
+        {st.text}
+      </p>
+      {q && (
+        <div className="lesson-question" data-testid="lesson-question">
+          <p>
+            <strong>Predict:</strong> {q.prompt} <small>(judged by the {metricText(q)}, {q.pick} wins, over the whole run)</small>
+          </p>
+          <div className="lesson-choices">
+            {(q.among ?? lesson.protocols).map((p) => (
+              <button key={p} data-testid={`lesson-guess-${p}`} className={guess[step] === p ? 'chosen' : ''} onClick={() => setGuess({ ...guess, [step]: p })}>
+                {p}
+              </button>
+            ))}
+            {!revealed[step] && (
+              <button
+                data-testid="lesson-reveal"
+                onClick={() => {
+                  setRevealed({ ...revealed, [step]: true });
+                  if (!allDone) c.finishAll();
+                }}
+              >
+                {allDone ? 'Reveal the answer' : 'Run to the end and reveal'}
+              </button>
+            )}
+          </div>
+          {revealed[step] && !allDone && <p className="note">running every protocol to the end…</p>}
+          {shown && (
+            <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''}>
+              <p>
+                {shown.winner ? (
+                  <>
+                    <strong>{shown.winner}</strong> has the {q.pick} {metricText(q)}
+                  </>
+                ) : (
+                  'No single protocol wins (a tie, or no run has this number)'
+                )}
+                {guess[step] && shown.winner && <> · the class predicted {guess[step]}: {guess[step] === shown.winner ? 'right' : 'not this time'}</>}
+              </p>
+              <ul>
+                {shown.values.map((v) => (
+                  <li key={v.protocol}>
+                    {v.protocol}: {v.value === null ? 'n/a' : v.value.toPrecision(4)}
+                  </li>
+                ))}
+              </ul>
+              {shown.winner === q.expect ? (
+                <p>{q.explain}</p>
+              ) : (
+                <p className="note">The lesson's explanation is about {q.expect} winning, which these runs do not show.</p>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

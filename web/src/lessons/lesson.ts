@@ -1,0 +1,201 @@
+// Lessons: guided walks through a scenario for a class. A lesson file
+// (scenarios/lessons/*.json, format in scenarios/lessons/README.md) names a
+// bundled scenario, the protocols to show side by side and a few overrides,
+// and lists steps: at a simulated time, a title and a narration, and
+// optionally a question for the class to predict. A question's answer is
+// never written into the file: it is computed from the runs' own summaries
+// by `answer` (the lesson only states which protocol it expects, and a test
+// runs the engine to check that expectation still holds).
+
+import { PROTOCOLS, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
+import type { Summary } from '../engine/api';
+
+/** Which summary number a question compares across the protocols. */
+export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps'] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** Which flows a slowdown or FCT metric covers (the summary's size buckets). */
+export const SCOPES = ['all', 'short', 'medium', 'long'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What makes a protocol the answer: the lowest or the highest value. */
+export type Best = 'lowest' | 'highest';
+
+/** A prediction question: which of the lesson's protocols ends up best by a metric. */
+export interface Question {
+  /** The question as the class reads it. */
+  prompt: string;
+  metric: Metric;
+  /** Flow size bucket for slowdown and FCT metrics (default all flows). */
+  scope?: Scope;
+  pick: Best;
+  /** The protocols the question compares (default: all the lesson's). */
+  among?: Protocol[];
+  /** The protocol the lesson's text expects to win (checked by tests/unit/lessons.test.ts). */
+  expect: Protocol;
+  /** Why, shown once the answer is revealed. */
+  explain: string;
+}
+
+/** One stop of a lesson. */
+export interface LessonStep {
+  /** Simulated time the step shows, microseconds from the start. */
+  at_us: number;
+  title: string;
+  /** The narration read at this step. */
+  text: string;
+  question?: Question;
+}
+
+/** A lesson file. */
+export interface Lesson {
+  /** Identifier (the file name without `.json`), used in shared links (`#lesson=name`). */
+  name: string;
+  title: string;
+  /** A bundled scenario's name. */
+  scenario: string;
+  /** Protocols side by side, as the lesson's questions compare them. */
+  protocols: Protocol[];
+  /** Overrides merged into the scenario (seed, workload fields, params). */
+  seed?: number;
+  workload?: Record<string, unknown>;
+  params?: Record<string, Record<string, unknown>>;
+  steps: LessonStep[];
+}
+
+const METRIC_TEXT: Record<Metric, string> = {
+  mean_slowdown: 'mean slowdown',
+  p99_slowdown: '99th-percentile slowdown',
+  afct_us: 'average flow completion time (us)',
+  drop_rate: 'fraction of packets dropped',
+  first_hop_drops: 'packets dropped at the first hop',
+  deadlines_met: 'fraction of deadlines met',
+  throughput_gbps: 'throughput (Gbps)',
+};
+
+/** Words for a question's metric and scope, e.g. "mean slowdown of short flows". */
+export function metricText(q: Pick<Question, 'metric' | 'scope'>): string {
+  const bucketed = q.metric === 'mean_slowdown' || q.metric === 'p99_slowdown' || q.metric === 'afct_us';
+  return METRIC_TEXT[q.metric] + (bucketed && q.scope && q.scope !== 'all' ? ` of ${q.scope} flows` : '');
+}
+
+/** The value of a question's metric in one run's summary (null: the run has none, e.g. no deadlines). */
+export function metricValue(q: Pick<Question, 'metric' | 'scope'>, s: Summary): number | null {
+  const b = s[q.scope ?? 'all'];
+  switch (q.metric) {
+    case 'mean_slowdown':
+      return b.flows > 0 ? b.mean_slowdown : null;
+    case 'p99_slowdown':
+      return b.flows > 0 ? b.p99_slowdown : null;
+    case 'afct_us':
+      return b.flows > 0 ? b.afct_us : null;
+    case 'drop_rate':
+      return s.drop_rate;
+    case 'first_hop_drops':
+      return s.drops_by_hop[0];
+    case 'deadlines_met':
+      return s.deadlines_met;
+    case 'throughput_gbps':
+      return s.throughput_gbps;
+  }
+}
+
+/** The computed answer to a question: each protocol's value and the winner. */
+export interface Answer {
+  values: { protocol: string; value: number | null }[];
+  /** The protocol with the lowest (or highest) value; null on a tie for first or when no run has a value. */
+  winner: string | null;
+}
+
+/** Answers `q` from the finished runs' summaries (one per protocol). */
+export function answer(q: Question, summaries: Summary[]): Answer {
+  const values = summaries.filter((s) => !q.among || (q.among as string[]).includes(s.protocol)).map((s) => ({ protocol: s.protocol, value: metricValue(q, s) }));
+  const known = values.filter((v): v is { protocol: string; value: number } => v.value !== null && Number.isFinite(v.value));
+  if (known.length === 0) return { values, winner: null };
+  const better = (a: number, b: number) => (q.pick === 'lowest' ? a < b : a > b);
+  let best = known[0];
+  for (const v of known.slice(1)) if (better(v.value, best.value)) best = v;
+  const tied = known.filter((v) => v.value === best.value).length > 1;
+  return { values, winner: tied ? null : best.protocol };
+}
+
+/** The settings a lesson runs: its scenario with the lesson's overrides, and its protocols. */
+export function lessonSettings(l: Lesson, scenarios: ScenarioJson[]): Settings {
+  const base = scenarios.find((s) => s.name === l.scenario);
+  if (!base) throw new Error(`lesson ${l.name}: no bundled scenario named "${l.scenario}"`);
+  const sc: ScenarioJson = structuredClone(base);
+  if (l.seed !== undefined) sc.seed = l.seed;
+  if (l.workload) sc.workload = { ...sc.workload, ...l.workload };
+  if (l.params) {
+    sc.params = { ...(sc.params ?? {}) };
+    for (const [p, v] of Object.entries(l.params)) sc.params[p] = { ...(sc.params[p] ?? {}), ...v };
+  }
+  return { scenario: sc, protocols: [...l.protocols] };
+}
+
+const isObj = (x: unknown): x is Record<string, any> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isText = (x: unknown) => typeof x === 'string' && x.trim().length > 0;
+
+/** Checks a parsed lesson file; every problem names its field (empty when valid). */
+export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const e = (field: string, message: string) => errs.push({ field, message });
+  if (!isObj(l)) return [{ field: '(file)', message: 'a lesson is a JSON object' }];
+  if (!isText(l.name) || !/^[a-z0-9-]+$/.test(l.name)) e('name', 'must be lower-case letters, digits and dashes (it goes into shared links)');
+  if (!isText(l.title)) e('title', 'must not be empty');
+  if (!isText(l.scenario)) e('scenario', 'must name a bundled scenario');
+  else if (!scenarioNames.includes(l.scenario)) e('scenario', `no bundled scenario named "${l.scenario}" (known: ${scenarioNames.join(', ')})`);
+  const protos: unknown[] = Array.isArray(l.protocols) ? l.protocols : [];
+  if (!Array.isArray(l.protocols) || protos.length === 0 || protos.length > 4) e('protocols', 'must list 1 to 4 protocols');
+  for (const p of protos) if (!(PROTOCOLS as readonly unknown[]).includes(p)) e('protocols', `unknown protocol "${String(p)}"`);
+  if (new Set(protos).size !== protos.length) e('protocols', 'each protocol at most once');
+  if (l.seed !== undefined && !(Number.isInteger(l.seed) && l.seed >= 0)) e('seed', 'must be a whole number of at least 0');
+  if (l.workload !== undefined && !isObj(l.workload)) e('workload', 'must be an object of workload fields');
+  if (l.params !== undefined && !(isObj(l.params) && Object.values(l.params).every(isObj))) e('params', 'must map protocol names to objects of parameters');
+  if (!Array.isArray(l.steps) || l.steps.length === 0) {
+    e('steps', 'must list at least one step');
+    return errs;
+  }
+  let prev = -1;
+  l.steps.forEach((s: unknown, i: number) => {
+    const f = `steps[${i}]`;
+    if (!isObj(s)) return e(f, 'must be an object');
+    if (typeof s.at_us !== 'number' || !Number.isFinite(s.at_us) || s.at_us < 0) e(`${f}.at_us`, 'must be a time in microseconds, at least 0');
+    else if (s.at_us < prev) e(`${f}.at_us`, `must not be before the previous step (${prev} us)`);
+    else prev = s.at_us;
+    if (!isText(s.title)) e(`${f}.title`, 'must not be empty');
+    if (!isText(s.text)) e(`${f}.text`, 'must not be empty');
+    if (s.question === undefined) return;
+    const q = s.question;
+    const qf = `${f}.question`;
+    if (!isObj(q)) return e(qf, 'must be an object');
+    if (!isText(q.prompt)) e(`${qf}.prompt`, 'must not be empty');
+    if (!(METRICS as readonly unknown[]).includes(q.metric)) e(`${qf}.metric`, `must be one of ${METRICS.join(', ')}`);
+    if (q.scope !== undefined && !(SCOPES as readonly unknown[]).includes(q.scope)) e(`${qf}.scope`, `must be one of ${SCOPES.join(', ')}`);
+    if (q.pick !== 'lowest' && q.pick !== 'highest') e(`${qf}.pick`, 'must be "lowest" or "highest"');
+    const among: unknown[] = q.among === undefined ? protos : Array.isArray(q.among) ? q.among : [];
+    if (q.among !== undefined && (among.length < 2 || !among.every((p) => protos.includes(p)))) e(`${qf}.among`, 'must list at least two of the lesson\'s protocols');
+    if (!among.includes(q.expect)) e(`${qf}.expect`, 'must be one of the protocols the question compares');
+    if (!isText(q.explain)) e(`${qf}.explain`, 'must not be empty');
+  });
+  return errs;
+}
+
+const files = import.meta.glob('../../../scenarios/lessons/*.json', { eager: true, import: 'default' }) as Record<string, unknown>;
+
+/** Every bundled lesson, by title. Files that fail validation are left out (the unit tests fail on them). */
+export function bundledLessons(scenarioNames: string[]): Lesson[] {
+  return Object.values(files)
+    .filter((l) => validateLesson(l, scenarioNames).length === 0)
+    .map((l) => l as Lesson)
+    .sort((a, b) => a.title.localeCompare(b.title));
+}
+
+/** The raw lesson files by path (for the tests). */
+export const LESSON_FILES: Record<string, unknown> = files;
+
+/** The lesson a URL hash names (`#lesson=name`), if any. */
+export function lessonFromHash(hash: string): string | null {
+  const m = /(?:^#|&)lesson=([a-z0-9-]+)/.exec(hash);
+  return m ? m[1] : null;
+}
