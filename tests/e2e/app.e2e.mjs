@@ -369,6 +369,11 @@ try {
       await p5.getByTestId('lesson-prev').click();
       await p5.waitForFunction(() => /at t = 200\.000 µs/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
       assert(/step 2 of 5/.test(await p5.getByTestId('lesson-step').innerText()), 'not back at step 2');
+      // The key n goes to the next step.
+      await p5.locator('body').click({ position: { x: 5, y: 5 } });
+      await p5.keyboard.press('n');
+      await p5.waitForFunction(() => /went to t = 1\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      assert(/step 3 of 5/.test(await p5.getByTestId('lesson-step').innerText()), 'the n key did not go to step 3');
       // Another lesson from the chooser, and its link in the address bar.
       await p5.getByTestId('lesson-select').selectOption('pdq-deadlines');
       await waitReady(p5);

@@ -34,6 +34,24 @@ export function LessonPanel({
     setRevealed({});
   }, [lesson?.name]);
 
+  // Keys n (next step) and b (back), as the transport bar's keys: not while typing.
+  useEffect(() => {
+    if (!lesson) return;
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const st = c.getState();
+      if (!st.loaded || st.seeking) return;
+      const k = e.key === 'n' ? step + 1 : e.key === 'b' ? step - 1 : -1;
+      if (k < 0 || k >= lesson.steps.length) return;
+      setStep(k);
+      c.runTo(lesson.steps[k].at_us * 1e6);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [lesson, step, c]);
+
   const chooser = (
     <label className="lesson-choose">
       lesson{' '}
@@ -69,13 +87,13 @@ export function LessonPanel({
         <span className="lesson-pos" data-testid="lesson-step">
           step {step + 1} of {lesson.steps.length} · t = {fmtTime(st.at_us * 1e6)}
         </span>
-        <button data-testid="lesson-prev" disabled={busy || step === 0} onClick={() => go(step - 1)}>
+        <button data-testid="lesson-prev" disabled={busy || step === 0} onClick={() => go(step - 1)} title="previous step [b]">
           ◂ Back
         </button>
         <button data-testid="lesson-go" disabled={busy || atStep} onClick={() => go(step)} title="move the clock to this step's time">
           Go to t = {fmtTime(st.at_us * 1e6)}
         </button>
-        <button data-testid="lesson-next" disabled={busy || step + 1 >= lesson.steps.length} onClick={() => go(step + 1)}>
+        <button data-testid="lesson-next" disabled={busy || step + 1 >= lesson.steps.length} onClick={() => go(step + 1)} title="next step [n]">
           Next step ▸
         </button>
       </div>

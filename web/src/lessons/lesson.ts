@@ -11,7 +11,7 @@ import { PROTOCOLS, type FieldError, type Protocol, type ScenarioJson, type Sett
 import type { Summary } from '../engine/api';
 
 /** Which summary number a question compares across the protocols. */
-export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps'] as const;
+export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps', 'control_overhead'] as const;
 export type Metric = (typeof METRICS)[number];
 
 /** Which flows a slowdown or FCT metric covers (the summary's size buckets). */
@@ -71,6 +71,7 @@ const METRIC_TEXT: Record<Metric, string> = {
   first_hop_drops: 'packets dropped at the first hop',
   deadlines_met: 'fraction of deadlines met',
   throughput_gbps: 'throughput (Gbps)',
+  control_overhead: 'control bytes per data byte sent',
 };
 
 /** Words for a question's metric and scope, e.g. "mean slowdown of short flows". */
@@ -97,6 +98,8 @@ export function metricValue(q: Pick<Question, 'metric' | 'scope'>, s: Summary): 
       return s.deadlines_met;
     case 'throughput_gbps':
       return s.throughput_gbps;
+    case 'control_overhead':
+      return s.control_overhead;
   }
 }
 
