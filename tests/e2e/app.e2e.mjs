@@ -385,6 +385,37 @@ try {
     }
   });
 
+  await check('a load sweep in the page: a chart, and a CSV with the bytes of dcsim sweep', async () => {
+    const p6 = await context.newPage();
+    watch(p6, 'sweep');
+    try {
+      // The pFabric/DCTCP lesson's settings: 300 web search flows, seed 1.
+      await p6.goto(BASE + '#lesson=pfabric-vs-dctcp');
+      await waitReady(p6);
+      await p6.getByTestId('sweep-open').click();
+      await p6.getByTestId('sweep-loads').fill('0.3, 1.5');
+      assert(/at most 1/.test(await p6.getByTestId('sweep-error').innerText()), 'no message for load 1.5');
+      assert(await p6.getByTestId('sweep-run').isDisabled(), 'a sweep with a bad load can start');
+      await p6.getByTestId('sweep-loads').fill('0.3, 0.6');
+      await p6.getByTestId('sweep-run').click();
+      await p6.waitForFunction(() => /4 of 4 runs · done/.test(document.querySelector('[data-testid="sweep-progress"]')?.textContent ?? ''), null, { timeout: 180_000 });
+      const dots = await p6.locator('#chart-sweep circle.sweep-dot').count();
+      assert(dots === 4, `${dots} points on the sweep chart`);
+      const [dl] = await Promise.all([p6.waitForEvent('download'), p6.getByTestId('sweep-csv').click()]);
+      assert(dl.suggestedFilename() === 'websearch-leaf-spine_pfabric-dctcp_seed1_sweep.csv', `file name ${dl.suggestedFilename()}`);
+      const path = join(out, dl.suggestedFilename());
+      await dl.saveAs(path);
+      const native = execFileSync(dcsim, ['sweep', join(root, 'scenarios/websearch-leaf-spine.json'), '--protocols', 'pfabric,dctcp', '--loads', '0.3,0.6', '--flows', '300'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      assert(readFileSync(path, 'utf8') === native, 'the sweep CSV differs from dcsim sweep');
+      await p6.screenshot({ path: join(out, '09-load-sweep.png'), fullPage: true });
+    } finally {
+      await p6.close();
+    }
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();

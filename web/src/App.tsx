@@ -8,6 +8,7 @@ import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type S
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
+import { SweepPanel } from './sweep/SweepPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
@@ -261,6 +262,7 @@ export function App() {
             </button>
             {exportError && <em className="error">{exportError}</em>}
           </div>
+          <SweepPanel settings={s.settings} />
           <p className="help">
             Keys:{' '}
             {Object.entries(SHORTCUTS)
