@@ -11,7 +11,7 @@ import { metricText, metricValue, type Metric, type Scope } from '../lessons/les
 import { downloadCsv, downloadSvg } from '../export/download';
 import { runColor } from '../views/palette';
 import { sig } from '../views/format';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from '../views/charts/chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from '../views/charts/chartFrame';
 import { parseLoads, sweepCsv, sweepPoints, SweepRunner, type SweepResult } from './sweep';
 
 /** The numbers the chart can plot: a metric and, for slowdowns and FCTs, a size bucket. */
@@ -190,15 +190,7 @@ function SweepChart({ results, plot, protocols }: { results: (SweepResult | unde
     const path = line<{ load: number; value: number }>()
       .x((d) => x(d.load))
       .y((d) => y(d.value));
-    c.content
-      .selectAll<SVGPathElement, (typeof series)[number]>('path.sweep-line')
-      .data(series, (s) => s.protocol)
-      .join('path')
-      .attr('class', 'sweep-line')
-      .attr('fill', 'none')
-      .attr('stroke-width', 2)
-      .attr('stroke', (s) => s.color)
-      .attr('d', (s) => path(s.points));
+    joinLines(c, 'sweep-line', series, (s) => path(s.points), 2);
     const dots = series.flatMap((s) => s.points.map((d) => ({ ...d, protocol: s.protocol, color: s.color })));
     c.content
       .selectAll<SVGCircleElement, (typeof dots)[number]>('circle.sweep-dot')

@@ -6,7 +6,7 @@ import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, s
 import type { RunState } from '../../state/run';
 import { SortedSamples, cdfPoints, logDomain, type CdfPoints } from '../stats';
 import { runColor } from '../palette';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
 
@@ -85,16 +85,7 @@ export function CdfChart({ runs, metric, id, maxPoints = 500 }: CdfChartProps) {
         .y((p) => y(p[1]))
         .curve(k.full ? curveStepAfter : curveLinear)(pts);
     };
-    c.content
-      .selectAll<SVGPathElement, Curve>('path.cdf-line')
-      .data(live, (k) => k.protocol)
-      .join('path')
-      .attr('class', 'cdf-line')
-      .attr('fill', 'none')
-      .attr('stroke', (k) => k.color)
-      .attr('stroke-width', 2.2)
-      .attr('stroke-dasharray', (k) => (k.final ? null : '6 3'))
-      .attr('d', d);
+    joinLines(c, 'cdf-line', live, d, 2.2, (k) => !k.final);
     legend(
       c,
       live.map((k) => ({ label: `${k.protocol} (${k.n.toLocaleString('en')} flows${k.final ? '' : ', so far'})`, color: k.color, dashed: !k.final })),

@@ -7,7 +7,7 @@ import { bytesText } from '../format';
 import type { RunState, SeriesPoint } from '../../state/run';
 import { binSeries } from '../stats';
 import { runColor } from '../palette';
-import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
+import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
 
@@ -74,15 +74,7 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
     const path = line<[number, number]>()
       .x((d) => x(d[0]))
       .y((d) => y(d[1]));
-    c.content
-      .selectAll<SVGPathElement, (typeof live)[number]>('path.series-line')
-      .data(live, (l) => l.protocol)
-      .join('path')
-      .attr('class', 'series-line')
-      .attr('fill', 'none')
-      .attr('stroke', (l) => l.color)
-      .attr('stroke-width', 1.8)
-      .attr('d', (l) => path(l.pts));
+    joinLines(c, 'series-line', live, (l) => path(l.pts), 1.8);
     legend(
       c,
       live.map((l) => ({ label: l.final ? l.protocol : `${l.protocol} (running)`, color: l.color })),

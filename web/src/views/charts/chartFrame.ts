@@ -96,3 +96,20 @@ export function legend(c: ChartParts, entries: { label: string; color: string; d
     .attr('stroke-dasharray', (e) => (e.dashed ? '4 3' : null));
   rows.select('text').text((e) => e.label);
 }
+
+/**
+ * One path per series, joined by protocol: `cls` names the paths, `d` draws
+ * one, `dashed` marks series still running. Returns the joined paths.
+ */
+export function joinLines<T extends { protocol: string; color: string }>(c: ChartParts, cls: string, series: T[], d: (s: T) => string | null, width: number, dashed: (s: T) => boolean = () => false) {
+  return c.content
+    .selectAll<SVGPathElement, T>(`path.${cls}`)
+    .data(series, (s) => s.protocol)
+    .join('path')
+    .attr('class', cls)
+    .attr('fill', 'none')
+    .attr('stroke', (s) => s.color)
+    .attr('stroke-width', width)
+    .attr('stroke-dasharray', (s) => (dashed(s) ? '6 3' : null))
+    .attr('d', d);
+}
