@@ -87,6 +87,12 @@ enum Cmd {
         /// Parallel runs (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Also vary one scenario field: `PATH=V1,V2,...`, a dotted path such
+        /// as `workload.matrix.fanout` or `params.pdq.early_start` and its
+        /// values (JSON; bare words are strings). The CSV then starts with a
+        /// column named PATH.
+        #[arg(long)]
+        vary: Option<String>,
     },
     /// Run the standard benchmark scenarios.
     Bench {
@@ -125,6 +131,22 @@ fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
     }
     s.validate().map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(s)
+}
+
+/// Reads `--vary PATH=V1,V2,...`: the dotted path and its values (each JSON,
+/// or a bare word taken as a string).
+fn parse_vary(arg: &str) -> Result<(String, Vec<serde_json::Value>), String> {
+    let (path, list) = arg.split_once('=').ok_or_else(|| format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"))?;
+    let values: Vec<serde_json::Value> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.to_string())))
+        .collect();
+    if path.trim().is_empty() || values.is_empty() {
+        return Err(format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"));
+    }
+    Ok((path.trim().to_string(), values))
 }
 
 /// Writes the trace events recorded so far as JSON lines.
@@ -287,21 +309,38 @@ fn real_main(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Cmd::Sweep { scenario, protocols, loads, seeds, flows, out, jobs } => {
+        Cmd::Sweep { scenario, protocols, loads, seeds, flows, out, jobs, vary } => {
             let base = load(&scenario, &Overrides { flows, ..Default::default() })?;
+            let vary = vary.as_deref().map(parse_vary).transpose()?;
+            let values: Vec<Option<&serde_json::Value>> = match &vary {
+                Some((_, vs)) => vs.iter().map(Some).collect(),
+                None => vec![None],
+            };
             let protocols: Vec<ProtocolName> = if protocols.is_empty() { vec![base.protocol] } else { protocols.iter().map(|p| ProtocolName::parse(p)).collect::<Result<_, _>>()? };
             let loads = if loads.is_empty() { vec![base.workload.load] } else { loads };
             let seeds = if seeds.is_empty() { vec![base.seed] } else { seeds };
             let mut points = Vec::new();
+            // Grid order: protocol, then the varied value, then load, then seed.
+            let mut labels = Vec::new();
             for &p in &protocols {
-                for &l in &loads {
-                    for &sd in &seeds {
-                        let mut s = base.clone();
-                        s.protocol = p;
-                        s.workload.load = l;
-                        s.seed = sd;
-                        s.validate().map_err(|e| format!("{} (protocol {}, load {l}, seed {sd}): {e}", scenario.display(), p.as_str()))?;
-                        points.push(s);
+                for v in &values {
+                    for &l in &loads {
+                        for &sd in &seeds {
+                            let mut s = base.clone();
+                            s.protocol = p;
+                            s.workload.load = l;
+                            s.seed = sd;
+                            let at = || format!("{} (protocol {}, load {l}, seed {sd})", scenario.display(), p.as_str());
+                            if let (Some((path, _)), Some(v)) = (&vary, v) {
+                                s = s.with_field(path, (*v).clone()).map_err(|e| format!("{}: --vary {e}", at()))?;
+                            }
+                            s.validate().map_err(|e| format!("{}: {e}", at()))?;
+                            points.push(s);
+                            labels.push(v.map(|v| match v {
+                                serde_json::Value::String(t) => t.clone(),
+                                other => other.to_string(),
+                            }));
+                        }
                     }
                 }
             }
@@ -321,7 +360,16 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 }
             });
             let rows: Vec<Summary> = results.into_iter().map(|m| m.into_inner().unwrap().unwrap()).collect::<Result<_, _>>()?;
-            let csv = summary_csv(&rows);
+            let mut csv = summary_csv(&rows);
+            if let Some((path, _)) = &vary {
+                // The varied field as a first column, row by row in grid order.
+                let mut lines = csv.lines();
+                let mut with = format!("{path},{}\n", lines.next().unwrap_or_default());
+                for (line, label) in lines.zip(&labels) {
+                    with.push_str(&format!("{},{line}\n", label.as_deref().unwrap_or_default()));
+                }
+                csv = with;
+            }
             match out {
                 Some(p) => write_file(&p, &csv)?,
                 None => print!("{csv}"),

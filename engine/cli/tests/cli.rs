@@ -93,6 +93,27 @@ fn sweep_runs_every_point_into_one_csv() {
 }
 
 #[test]
+fn sweep_varies_a_scenario_field_into_a_first_column() {
+    // PDQ paper Figure 3's axis: flows per query.
+    let qa = scenario("pdq-query-aggregation.json");
+    let o = dcsim(&["sweep", &qa, "--protocols", "pdq,tcp", "--vary", "workload.matrix.fanout=2,6"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = String::from_utf8(o.stdout).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..3], ["workload.matrix.fanout", "scenario", "protocol"]);
+    let flows = header.iter().position(|h| *h == "flows").unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // Grid order (protocol, then value), and the value really applied: the
+    // scenario's 20 queries start `fanout` flows each.
+    let got: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2], r[0], r[flows])).collect();
+    assert_eq!(got, [("pdq", "2", "40"), ("pdq", "6", "120"), ("tcp", "2", "40"), ("tcp", "6", "120")]);
+    fails_with(&["sweep", &qa, "--vary", "workload.fanout=2"], &["--vary workload.fanout", "unknown field `fanout`"]);
+    fails_with(&["sweep", &qa, "--vary", "workload.matrix.fanout"], &["PATH=V1,V2"]);
+    fails_with(&["sweep", &qa, "--vary", "workload.load=0.5,3"], &["--vary workload.load", "(0, 1]"]);
+}
+
+#[test]
 fn the_checked_in_schema_is_the_generated_one() {
     let o = dcsim(&["schema"]);
     assert!(o.status.success());

@@ -164,6 +164,30 @@ impl Scenario {
         Ok(s)
     }
 
+    /// A copy of this scenario with the field at the dotted `path` (for
+    /// example `workload.matrix.fanout` or `params.pdq.early_start`) set to
+    /// `value`, then checked as a scenario file is: an unknown field, a
+    /// wrong type or a bad value is an error that names `path`. Objects
+    /// missing along the path are created (their other fields keep their
+    /// defaults). `dcsim sweep --vary` uses it.
+    pub fn with_field(&self, path: &str, value: serde_json::Value) -> Result<Scenario, String> {
+        let keys: Vec<&str> = path.split('.').collect();
+        if keys.iter().any(|k| k.is_empty()) {
+            return Err(format!("{path}: not a dotted field path such as workload.load"));
+        }
+        let mut v = serde_json::to_value(self).map_err(|e| format!("{path}: {e}"))?;
+        let mut cur = &mut v;
+        for k in &keys[..keys.len() - 1] {
+            let obj = cur.as_object_mut().ok_or_else(|| format!("{path}: the value holding `{k}` is not an object"))?;
+            cur = obj.entry(k.to_string()).or_insert_with(|| serde_json::json!({}));
+        }
+        let obj = cur.as_object_mut().ok_or_else(|| format!("{path}: the value holding `{}` is not an object", keys[keys.len() - 1]))?;
+        obj.insert(keys[keys.len() - 1].to_string(), value);
+        let s: Scenario = serde_json::from_value(v).map_err(|e| format!("{path}: {e}"))?;
+        s.validate().map_err(|e| format!("{path}: {e}"))?;
+        Ok(s)
+    }
+
     /// Checks every value a run depends on; the error names the field and why.
     pub fn validate(&self) -> Result<(), String> {
         if self.name.trim().is_empty() {
@@ -236,6 +260,28 @@ mod tests {
         Scenario::from_json(ok).unwrap();
         // The leaf-spine's round trip is under 1 us: the defaults pass.
         Scenario::from_json(r#"{"name":"x","protocol":"rcp"}"#).unwrap();
+    }
+
+    #[test]
+    fn with_field_sets_a_nested_field_and_names_bad_paths() {
+        let base = Scenario::from_json(r#"{"name":"x","workload":{"matrix":{"kind":"query_aggregation","fanout":3,"queries":2}}}"#).unwrap();
+        let s = base.with_field("workload.matrix.fanout", serde_json::json!(7)).unwrap();
+        assert_eq!(serde_json::to_value(&s.workload.matrix).unwrap()["fanout"], 7);
+        assert_eq!(serde_json::to_value(&s.workload.matrix).unwrap()["queries"], 2, "the other fields stay");
+        // A parameter block absent from the file is created with its defaults.
+        let s = base.with_field("params.pdq.early_start", serde_json::json!(false)).unwrap();
+        assert!(!s.params.pdq.early_start);
+        assert!(s.params.pdq.early_termination);
+        for (path, value, needle) in [
+            ("workload.fanout", serde_json::json!(3), "unknown field"),
+            ("workload.load", serde_json::json!(1.5), "workload.load"),
+            ("workload.load", serde_json::json!("high"), "invalid type"),
+            ("workload..load", serde_json::json!(0.5), "dotted"),
+            ("seed.x", serde_json::json!(1), "not an object"),
+        ] {
+            let e = base.with_field(path, value).unwrap_err();
+            assert!(e.starts_with(path) && e.contains(needle), "{path}: {e}");
+        }
     }
 
     #[test]
