@@ -151,15 +151,19 @@ fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_noth
 }
 
 #[test]
-#[ignore = "not reproduced yet (issue 3): 3000 flows, pHost 1.193 vs pFabric 1.168 (Fastpass 1.779) mean slowdown; pHost wins on long flows, loses on flows of 9 to 700 packets"]
 fn permutation_matrix_favours_phost() {
     // pHost section 4.2 (permutation traffic matrix): with one destination
     // per source, tokens keep every access link busy and pHost's mean
-    // slowdown is lower than pFabric's and Fastpass's.
+    // slowdown is lower than pFabric's and Fastpass's. The scenario's 30,000
+    // flows are needed: pFabric's long flows fall further behind the longer
+    // the run (their mean slowdown 1.9 after 3,000 flows, 4.5 after 30,000),
+    // and with 3,000 flows pFabric is ahead (1.168 against pHost's 1.193).
+    // Measured (seed 1): pHost 1.249, pFabric 1.280, Fastpass about 1.8
+    // (seeds 2 and 3: pHost 1.243 and 1.236, pFabric 1.330 and 1.310).
     let jobs = [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Fastpass];
     let out = par_map(&jobs, |&p| {
         let mut s = load("phost-permutation");
-        s.workload.flows = 3000;
+        assert_eq!(s.workload.flows, 30000);
         s.protocol = p;
         run_ok(&s, RunOptions::default())
     });
@@ -179,24 +183,47 @@ fn first_tenant_share(s: &Scenario, t: SimTime) -> f64 {
 }
 
 #[test]
-#[ignore = "not reproduced yet (issue 3): IMC10 share by 4 ms: tenant-fair pHost 0.664, SRPT pHost 0.796, pFabric 0.802; the web search tenant's flows are downgraded more often (see explore_tenants)"]
 fn tenant_fair_phost_splits_throughput_evenly_where_srpt_favours_small_flows() {
     // pHost section 4.3 (Figure 9): one tenant with IMC10 flows, one with
     // web search flows, all injected at time zero. Tenant-fair pHost gives
     // each tenant about half the throughput while both have data (the issue:
     // within 10% of half); pFabric's SRPT serves the IMC10 tenant's smaller
-    // flows first and gives it clearly more. Measured over the first 4 ms,
-    // when both tenants are backlogged (the IMC10 tenant needs over 10 ms).
+    // flows first and gives it clearly more, and so does pHost with its SRPT
+    // policy (the policy, not the protocol, makes the split). Measured over
+    // the first 4 ms, when both tenants are backlogged. Measured (seeds 1 to
+    // 3): tenant-fair 0.510-0.512, SRPT pHost 0.81, pFabric 0.79-0.82.
     let base = load("phost-two-tenants");
     let t = SimTime::from_us(4000);
-    let mut fair = base.clone();
-    fair.protocol = ProtocolName::Phost;
+    let fair = base.clone();
+    assert_eq!(fair.protocol, ProtocolName::Phost);
+    let mut srpt = base.clone();
+    srpt.params.phost.policy = serde_json::from_str("\"srpt\"").unwrap();
     let mut pf = base.clone();
     pf.protocol = ProtocolName::Pfabric;
-    let out = par_map(&[fair, pf], |s| first_tenant_share(s, t));
-    eprintln!("two tenants, IMC10 tenant's share of bytes by 4 ms: tenant-fair pHost {:.3}, pFabric {:.3}", out[0], out[1]);
+    let out = par_map(&[fair, srpt, pf], |s| first_tenant_share(s, t));
+    eprintln!("two tenants, IMC10 tenant's share of bytes by 4 ms: tenant-fair pHost {:.3}, SRPT pHost {:.3}, pFabric {:.3}", out[0], out[1], out[2]);
     assert!((out[0] - 0.5).abs() <= 0.05, "tenant-fair pHost gives the IMC10 tenant {:.3}, not within 10% of half", out[0]);
-    assert!(out[1] >= 0.6, "pFabric gives the IMC10 tenant only {:.3}", out[1]);
+    assert!(out[1] >= 0.65, "SRPT pHost gives the IMC10 tenant only {:.3}", out[1]);
+    assert!(out[2] >= 0.65, "pFabric gives the IMC10 tenant only {:.3}", out[2]);
+}
+
+#[test]
+fn tenant_fairness_is_per_host_so_a_sparse_tenant_gets_less() {
+    // Why the scenario has 20,000 flows: tenant-fair pHost is fair at each
+    // receiver and each source, not across the network. With 4,000 flows the
+    // web search tenant has about 3 flows per host and within 1 ms none at
+    // about 40% of the receivers, which then serve only the IMC10 tenant:
+    // its share rises well above half (measured 0.664), though still below
+    // SRPT's (0.796).
+    let mut fair = load("phost-two-tenants");
+    fair.workload.flows = 4000;
+    let mut srpt = fair.clone();
+    srpt.params.phost.policy = serde_json::from_str("\"srpt\"").unwrap();
+    let t = SimTime::from_us(4000);
+    let out = par_map(&[fair, srpt], |s| first_tenant_share(s, t));
+    eprintln!("4,000 flows: IMC10 tenant's share by 4 ms: tenant-fair {:.3}, SRPT {:.3}", out[0], out[1]);
+    assert!(out[0] > 0.6, "tenant-fair with a sparse web search tenant gives IMC10 {:.3}", out[0]);
+    assert!(out[0] < out[1] - 0.05, "tenant-fair {:.3} should still favour IMC10 less than SRPT {:.3}", out[0], out[1]);
 }
 
 /// Prints the IMC10 tenant's share of delivered bytes over time under
