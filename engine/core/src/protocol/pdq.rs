@@ -62,6 +62,9 @@ pub struct Entry {
     pub paused: bool,
     /// The entry is forgotten if the flow sends nothing before this.
     pub expires: SimTime,
+    /// Rate the flow asked for (R_H as its last packet reached the port):
+    /// what a paused flow holds here when paused flows keep their place.
+    pub demand: f64,
 }
 
 impl Entry {
@@ -106,6 +109,8 @@ pub struct SwitchConfig {
     /// How long an entry lives without hearing from its flow, beyond the
     /// flow's probing period.
     pub entry_ttl: SimTime,
+    /// Paused flows keep their place ([`PdqParams::paused_flows_hold_place`]).
+    pub paused_hold_place: bool,
 }
 
 impl SwitchConfig {
@@ -121,6 +126,7 @@ impl SwitchConfig {
             min_rate_fraction: p.min_rate_fraction,
             init_rtt_ps: SimTime::from_us_f64(p.init_rtt_us).ps(),
             entry_ttl: SimTime::from_us_f64(2.0 * p.rto_us + 4.0 * p.probe_interval_us),
+            paused_hold_place: p.paused_flows_hold_place,
         }
     }
 }
@@ -182,8 +188,10 @@ impl PdqPort {
 
     /// Algorithm 2: bandwidth left for the flow at `index` after the more
     /// critical flows; with Early Start, flows within K RTTs of finishing
-    /// (up to K of them, counted in RTTs) are not counted. Returns the
-    /// bandwidth and whether Early Start freed any of it.
+    /// (up to K of them, counted in RTTs) are not counted. A more critical
+    /// flow counts its granted rate, or, paused here when paused flows keep
+    /// their place, the rate it asks for. Returns the bandwidth and whether
+    /// Early Start freed any of it.
     pub fn available(&self, index: usize, cfg: &SwitchConfig) -> (f64, bool) {
         let mut x = 0.0;
         let mut used = 0.0;
@@ -195,7 +203,7 @@ impl PdqPort {
                     x += left_rtts;
                     early |= e.rate > 0.0;
                 }
-                _ => used += e.rate,
+                _ => used += if cfg.paused_hold_place && e.paused { e.demand.min(self.link_bps) } else { e.rate },
             }
             if used >= self.capacity {
                 return (0.0, false);
@@ -250,7 +258,7 @@ impl PdqPort {
             return Decision::None;
         }
         let period = SimTime::from_ps(rtt_ps * (h.probe_tenths.max(10) as u64) / 10);
-        let fresh = Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl };
+        let fresh = Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl, demand: h.rate_bps as f64 };
         let found = self.find(flow);
         let is_new = found.is_none();
         let index = match found {
@@ -397,7 +405,9 @@ impl Pdq {
     /// A forward header for `flow` now.
     fn header(&self, flow: FlowId, flags: u8) -> PdqHeader {
         let s = &self.senders[flow.idx()];
-        let expected = s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps * 1e9;
+        // T_H: the time to transmit what is left (PDQ section 3.1).
+        let left = if self.p.expected_time_counts_in_flight { s.sb.remaining_bytes() } else { s.sb.untransmitted_bytes() };
+        let expected = left as f64 * 8.0 / self.nic_bps * 1e9;
         PdqHeader {
             rate_bps: self.nic_bps as f32,
             aux: t_ns(expected as u64),
@@ -775,6 +785,29 @@ mod tests {
         trip(&mut port, 1, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 10 * MS, us(3), &c);
         let (d, h) = trip(&mut port, 2, probe, 20 * MS, us(4), &c);
         assert!(accepted(d) && h.rate_bps as f64 == C && h.pauseby == 0, "{d:?} {h:?}");
+    }
+
+    #[test]
+    fn a_paused_flow_keeps_its_place_against_a_less_critical_probe() {
+        // Flows 2 and 3 wait behind flow 1; flow 1 ends. Flow 3, the less
+        // critical, probes first. Keeping its place, flow 2 holds the link
+        // for its own next probe; with the paper's Algorithm 2 alone (a
+        // paused flow counts 0) flow 3 gets in first and flow 2 then takes
+        // the link too, so both are granted it for a round trip.
+        for (hold, flow3_first) in [(true, false), (false, true)] {
+            let c = SwitchConfig { paused_hold_place: hold, ..cfg("basic") };
+            let mut port = PdqPort::new(0, C, &c);
+            assert!(accepted(trip(&mut port, 1, hdr(50.0), 10 * MS, us(0), &c).0));
+            for (f, dl) in [(2, 20), (3, 30)] {
+                assert_eq!(trip(&mut port, f, hdr(50.0), dl * MS, us(1), &c).0, Decision::Pause { newly: true });
+            }
+            trip(&mut port, 1, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 10 * MS, us(3), &c);
+            let probe = PdqHeader { pauseby: port.tag, flags: pdq_flags::PROBE, ..hdr(50.0) };
+            let d3 = trip(&mut port, 3, probe, 30 * MS, us(4), &c).0;
+            assert_eq!(accepted(d3), flow3_first, "hold {hold}: flow 3 {d3:?}");
+            let (d2, h2) = trip(&mut port, 2, probe, 20 * MS, us(5), &c);
+            assert!(accepted(d2) && h2.rate_bps as f64 == C, "hold {hold}: flow 2 {d2:?}");
+        }
     }
 
     #[test]

@@ -49,6 +49,12 @@ impl Scoreboard {
     pub fn remaining_bytes(&self) -> u64 {
         self.size - self.acked_bytes
     }
+    /// Payload bytes still to be transmitted: the packets never sent and
+    /// those deemed lost (PDQ's expected transmission time counts these).
+    pub fn untransmitted_bytes(&self) -> u64 {
+        let never_sent = self.size.saturating_sub(self.snd_nxt as u64 * crate::units::MSS as u64);
+        never_sent + self.lost as u64 * crate::units::MSS as u64
+    }
     /// Picks the next packet to send, the first lost one before any new
     /// one, and marks it in flight; `None` when nothing is left to send.
     pub fn take_next(&mut self) -> Option<u32> {
