@@ -213,3 +213,29 @@ fn a_one_packet_flow_takes_at_least_two_round_trips() {
         assert!(sl >= 2.0, "normalized FCT {sl}");
     }
 }
+
+#[test]
+fn query_aggregation_with_more_flows_than_senders_spreads_them_evenly() {
+    // 25 flows on the 12-server tree: every one of the 11 other hosts sends
+    // 2 flows and 3 distinct hosts a third; up to 11 flows every sender is
+    // distinct.
+    use dcsim_core::net::topology::build;
+    use dcsim_core::workload::FlowGenerator;
+    for (fanout, most, least) in [(25u32, 3usize, 2usize), (11, 1, 1), (5, 1, 0)] {
+        let mut s = load("pdq-query-aggregation");
+        s.workload.matrix = MatrixSpec::QueryAggregation { fanout, queries: 1 };
+        s.validate().unwrap();
+        let net = build(&s.topology);
+        let mut gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
+        let flows: Vec<_> = std::iter::from_fn(|| gen.next_flow(&net)).collect();
+        assert_eq!(flows.len(), fanout as usize);
+        let dst = flows[0].dst;
+        assert!(flows.iter().all(|f| f.dst == dst && f.src != dst));
+        let mut per = vec![0usize; net.n_hosts as usize];
+        for f in &flows {
+            per[f.src.idx()] += 1;
+        }
+        per.remove(dst.idx());
+        assert_eq!((*per.iter().max().unwrap(), *per.iter().min().unwrap()), (most, least), "fanout {fanout}: flows per sender {per:?}");
+    }
+}

@@ -108,7 +108,10 @@ pub enum MatrixSpec {
     /// `fanout` flows with sizes from `sizes` start at once towards one
     /// random aggregator (PDQ); the next query starts when all finish.
     QueryAggregation {
-        /// Flows per query.
+        /// Flows per query, each from a different sender while there are
+        /// enough hosts; beyond that every other host sends
+        /// floor(fanout / (hosts - 1)) flows and a random set of distinct
+        /// hosts one more each.
         fanout: u32,
         /// Number of queries, one after another.
         #[serde(default = "d_one")]
@@ -343,8 +346,8 @@ impl WorkloadSpec {
                 }
             }
             MatrixSpec::QueryAggregation { fanout, queries } => {
-                if *fanout == 0 || *fanout >= h {
-                    return Err(format!("workload.matrix.fanout: must be between 1 and {}, got {fanout}", h - 1));
+                if *fanout == 0 {
+                    return Err("workload.matrix.fanout: must be at least 1, got 0".into());
                 }
                 if *queries == 0 || (*queries as u64) * (*fanout as u64) > MAX_FLOWS {
                     return Err("workload.matrix.queries: must be at least 1 and keep flows under the limit".into());
@@ -606,7 +609,17 @@ impl FlowGenerator {
                     return;
                 }
                 let dst = self.endpoints.below(self.n_hosts);
-                let srcs = self.distinct_hosts(fanout, dst);
+                // Distinct senders while there are enough hosts; beyond,
+                // every other host sends `fanout / (hosts - 1)` flows and
+                // distinct random hosts one more each for the remainder.
+                let others = self.n_hosts - 1;
+                let srcs = if fanout <= others {
+                    self.distinct_hosts(fanout, dst)
+                } else {
+                    let mut v: Vec<u32> = (0..fanout / others).flat_map(|_| (0..self.n_hosts).filter(|&x| x != dst)).collect();
+                    v.extend(self.distinct_hosts(fanout % others, dst));
+                    v
+                };
                 for &s in &srcs {
                     let size = self.sizes.sample(&mut self.size_rng);
                     let f = self.make(s, dst, size, now, Some(r), net);
