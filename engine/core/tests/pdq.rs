@@ -94,29 +94,27 @@ const BASIC: Scheme = Scheme::Pdq("basic");
 const LAST: usize = FANOUTS.len() - 1;
 
 #[test]
-fn pdq_full_stays_within_5_points_of_optimal_on_the_papers_tree() {
+fn pdq_full_stays_within_5_points_of_optimal_as_flows_grow() {
     // PDQ section 5.2 (Figure 3a): PDQ(Full) stays close to the optimal
-    // scheduler as flows per query grow. On the paper's 12-server tree
-    // (up to 11 flows, one per sender) it is within 5 points at every
-    // point. Measured: 0.992 0.990 0.969 0.958 against 0.992 1.000 0.988
-    // 0.983 at 2, 5, 8, 11 flows.
+    // scheduler as flows per query grow: within 5 points from 2 to 25
+    // flows (up to 11 on the paper's 12-server tree, 25 on the same tree
+    // with 13 hosts per ToR). Measured: 0.992 0.990 0.983 0.971 0.885
+    // against 0.992 1.000 0.988 0.983 0.933 at 2, 5, 8, 11, 25 flows.
     let schemes = [Scheme::Optimal, FULL, Scheme::Pdq("es_et"), Scheme::Pdq("es"), BASIC];
     let rows = sweep(&schemes);
     table(&schemes, &rows);
-    for (j, f) in FANOUTS.iter().enumerate().filter(|(_, &f)| f <= 11) {
+    for (j, f) in FANOUTS.iter().enumerate().filter(|(_, &f)| f <= 25) {
         assert!(rows[0][j] - rows[1][j] <= 0.05, "{f} flows: PDQ(Full) {:.3} more than 5 points below optimal {:.3}", rows[1][j], rows[0][j]);
     }
 }
 
 #[test]
-#[ignore = "not reproduced yet: on the 52-server tree PDQ(Full) meets 0.873 and 0.727 of deadlines with 25 and 50 flows per query, optimal 0.933 and 0.839 (6 and 11 points below)"]
-fn pdq_full_stays_within_5_points_of_optimal_with_many_flows() {
+#[ignore = "not reproduced yet: with 50 flows per query PDQ(Full) meets 0.746 of deadlines, the optimal scheduler 0.839 (9 points below)"]
+fn pdq_full_stays_within_5_points_of_optimal_with_50_flows() {
     let schemes = [Scheme::Optimal, FULL];
     let rows = sweep(&schemes);
     table(&schemes, &rows);
-    for (j, f) in FANOUTS.iter().enumerate().filter(|(_, &f)| f > 11) {
-        assert!(rows[0][j] - rows[1][j] <= 0.05, "{f} flows: PDQ(Full) {:.3} more than 5 points below optimal {:.3}", rows[1][j], rows[0][j]);
-    }
+    assert!(rows[0][LAST] - rows[1][LAST] <= 0.05, "{} flows: PDQ(Full) {:.3} more than 5 points below optimal {:.3}", FANOUTS[LAST], rows[1][LAST], rows[0][LAST]);
 }
 
 #[test]
@@ -151,7 +149,7 @@ fn d3_rcp_and_tcp_fall_below_pdq_as_flows_increase() {
 }
 
 #[test]
-#[ignore = "not reproduced yet: with 25 and 50 flows PDQ(Basic) (0.537, 0.121) falls below D3 (0.600, 0.379), TCP (0.520, 0.277) and RCP (0.431, 0.236); up to 11 flows it is above all three"]
+#[ignore = "not reproduced yet: with 25 and 50 flows PDQ(Basic) (0.555, 0.125) falls below D3 (0.600, 0.379), TCP (0.520, 0.277) and RCP (0.431, 0.236); up to 11 flows it is above all three"]
 fn d3_rcp_and_tcp_fall_below_pdq_basic() {
     let schemes = [BASIC, Scheme::D3, Scheme::Rcp, Scheme::Tcp];
     let rows = sweep(&schemes);

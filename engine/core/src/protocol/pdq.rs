@@ -111,6 +111,9 @@ pub struct SwitchConfig {
     pub entry_ttl: SimTime,
     /// Paused flows keep their place ([`PdqParams::paused_flows_hold_place`]).
     pub paused_hold_place: bool,
+    /// The rate controller's RTT includes this port's queueing delay
+    /// ([`PdqParams::rate_control_rtt_with_queue`]).
+    pub rate_control_rtt_with_queue: bool,
 }
 
 impl SwitchConfig {
@@ -127,6 +130,7 @@ impl SwitchConfig {
             init_rtt_ps: SimTime::from_us_f64(p.init_rtt_us).ps(),
             entry_ttl: SimTime::from_us_f64(2.0 * p.rto_us + 4.0 * p.probe_interval_us),
             paused_hold_place: p.paused_flows_hold_place,
+            rate_control_rtt_with_queue: p.rate_control_rtt_with_queue,
         }
     }
 }
@@ -212,15 +216,21 @@ impl PdqPort {
         (self.capacity - used, early)
     }
 
-    /// The rate controller: C' = r C - q / (2 RTT), every two mean RTTs.
-    /// Returns the new C' when it changed.
+    /// The rate controller: C' = r C - q / (2 RTT), every two mean RTTs,
+    /// RTT the flows' mean RTT (with this port's queueing delay when
+    /// configured so). Returns the new C' when it changed.
     pub fn control(&mut self, queue_bytes: u64, now: SimTime, cfg: &SwitchConfig) -> Option<f64> {
         let r = cfg.rate_r?;
         if now < self.last_control + SimTime::from_ps((2.0 * self.rtt_avg_ps) as u64) {
             return None;
         }
         self.last_control = now;
-        let rtt_s = self.rtt_avg_ps * 1e-12;
+        // The flows' mean RTT includes the queueing delay here, as the RCP
+        // router equation's d does (PDQ section 3.3.3 gives the controller
+        // "in the spirit of RCP"); the header's RTTs do not (they are the
+        // path RTT without queueing, for Early Start).
+        let queueing = if cfg.rate_control_rtt_with_queue { queue_bytes as f64 * 8.0 / self.link_bps } else { 0.0 };
+        let rtt_s = self.rtt_avg_ps * 1e-12 + queueing;
         let c = (r * self.link_bps - queue_bytes as f64 * 8.0 / (2.0 * rtt_s)).max(0.0);
         (c != self.capacity).then(|| {
             self.capacity = c;
@@ -899,13 +909,19 @@ mod tests {
 
     #[test]
     fn the_rate_controller_leaves_room_to_drain_the_queue() {
-        let c = SwitchConfig::new(&PdqParams::default());
-        let mut port = PdqPort::new(0, C, &c);
-        port.rtt_avg_ps = RTT as f64;
-        // 25 KB queued, RTT 100 us: C' = C - 200 kbit / 200 us = 0.
-        assert_eq!(port.control(25_000, us(1000), &c), Some(0.0));
-        // Within two RTTs no update; then an empty queue restores C.
-        assert_eq!(port.control(0, us(1100), &c), None);
-        assert_eq!(port.control(0, us(1200), &c), Some(C));
+        // 25 KB queued (200 kbit, 200 us at C), path RTT 100 us.
+        for (with_queue, expect) in [(false, 0.0), (true, C - 200e3 / (2.0 * 300e-6))] {
+            let c = SwitchConfig { rate_control_rtt_with_queue: with_queue, ..SwitchConfig::new(&PdqParams::default()) };
+            let mut port = PdqPort::new(0, C, &c);
+            port.rtt_avg_ps = RTT as f64;
+            // C' = C - q / (2 RTT): RTT 100 us gives 0; with the queueing
+            // delay in the RTT (300 us), 2/3 of C, so the queue drains
+            // while the flows keep sending.
+            let got = port.control(25_000, us(1000), &c).unwrap();
+            assert!((got - expect).abs() < 1.0, "with_queue {with_queue}: C' = {got}, expected {expect}");
+            // Within two RTTs no update; then an empty queue restores C.
+            assert_eq!(port.control(0, us(1100), &c), None);
+            assert_eq!(port.control(0, us(1200), &c), Some(C));
+        }
     }
 }
