@@ -114,6 +114,9 @@ pub struct SwitchConfig {
     /// The rate controller's RTT includes this port's queueing delay
     /// ([`PdqParams::rate_control_rtt_with_queue`]).
     pub rate_control_rtt_with_queue: bool,
+    /// ACKs carry back at most what the port can give the flow now
+    /// ([`PdqParams::ack_rechecks_rate`]).
+    pub ack_rechecks_rate: bool,
 }
 
 impl SwitchConfig {
@@ -131,6 +134,7 @@ impl SwitchConfig {
             entry_ttl: SimTime::from_us_f64(2.0 * p.rto_us + 4.0 * p.probe_interval_us),
             paused_hold_place: p.paused_flows_hold_place,
             rate_control_rtt_with_queue: p.rate_control_rtt_with_queue,
+            ack_rechecks_rate: p.ack_rechecks_rate,
         }
     }
 }
@@ -317,7 +321,9 @@ impl PdqPort {
         }
     }
 
-    /// Algorithm 3, the ACK of a packet that left through this port.
+    /// Algorithm 3, the ACK of a packet that left through this port: it
+    /// records the rate the path gave the flow (or its pause), capped, when
+    /// configured, at what the port can give the flow now.
     pub fn reverse(&mut self, flow: u32, h: &mut PdqHeader, cfg: &SwitchConfig) {
         if h.flags & F::TERM != 0 || (h.pauseby != 0 && h.pauseby != self.tag) {
             self.remove(flow);
@@ -330,6 +336,18 @@ impl PdqPort {
             h.rate_bps = 0.0;
         }
         if let Some(i) = self.find(flow) {
+            if h.pauseby == 0 && cfg.ack_rechecks_rate {
+                // What the port can give the flow now: a more critical flow
+                // may have been accepted since the forward packet passed.
+                let (avail, _) = self.available(i, cfg);
+                let rate = (h.rate_bps as f64).min(avail);
+                if rate < cfg.min_rate_fraction * self.link_bps {
+                    h.rate_bps = 0.0;
+                    h.pauseby = self.tag;
+                } else {
+                    h.rate_bps = rate as f32;
+                }
+            }
             let e = &mut self.flows[i];
             e.paused = h.pauseby != 0;
             e.rate = h.rate_bps as f64;
@@ -817,6 +835,26 @@ mod tests {
             assert_eq!(accepted(d3), flow3_first, "hold {hold}: flow 3 {d3:?}");
             let (d2, h2) = trip(&mut port, 2, probe, 20 * MS, us(5), &c);
             assert!(accepted(d2) && h2.rate_bps as f64 == C, "hold {hold}: flow 2 {d2:?}");
+        }
+    }
+
+    #[test]
+    fn an_ack_carries_back_what_the_port_can_give_now() {
+        // Two SYNs arrive together: flow 2 first (less critical, granted
+        // the link), then flow 1 (more critical, granted it too). When flow
+        // 2's SYN-ACK passes back, the port pauses it if ACKs recheck the
+        // rate; read literally (Algorithm 3 records the rate) flow 2 would
+        // send a round trip at the full rate beside flow 1.
+        for (recheck, expect_rate) in [(true, 0.0), (false, C)] {
+            let c = SwitchConfig { ack_rechecks_rate: recheck, ..cfg("basic") };
+            let mut port = PdqPort::new(0, C, &c);
+            let mut h2 = hdr(50.0);
+            assert!(accepted(port.forward(2, &mut h2, 20 * MS, RTT, us(0), &c)));
+            let (d1, _) = trip(&mut port, 1, hdr(50.0), 10 * MS, us(1), &c);
+            assert!(accepted(d1));
+            port.reverse(2, &mut h2, &c);
+            assert_eq!(h2.rate_bps as f64, expect_rate, "recheck {recheck}");
+            assert_eq!(h2.pauseby != 0, recheck, "recheck {recheck}: pause by {}", h2.pauseby);
         }
     }
 
