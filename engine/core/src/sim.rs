@@ -14,7 +14,7 @@ use crate::metrics::{Counters, FlowRecord, Sample};
 use crate::net::{Network, Switching};
 use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
-use crate::queue::{DropReason, Queue};
+use crate::queue::{DropReason, Dropped, EnqueueOutcome, Queue};
 use crate::rng::{SimRng, Stream};
 use crate::scenario::LoadBalancing;
 use crate::trace::{Trace, TraceKind};
@@ -239,6 +239,8 @@ pub struct Simulation<P: Protocol> {
     wire_overflow: Vec<VecDeque<(SimTime, PacketId)>>,
     /// Every packet on a wire or in a buffer.
     packets: Packets,
+    /// Packets the last `enqueue` dropped (empty between calls).
+    drops: Dropped,
     queue_bytes: Vec<u64>,
     /// The protocol (public so tests can inspect its state).
     pub proto: P,
@@ -332,6 +334,7 @@ impl<P: Protocol> Simulation<P> {
             queues,
             wire_overflow,
             packets: Packets::default(),
+            drops: Vec::new(),
             proto,
             generator,
             pending_arrival: None,
@@ -672,39 +675,49 @@ impl<P: Protocol> Simulation<P> {
     /// discipline takes it (or drops something).
     #[inline(never)]
     fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
-        let p = self.packets.get(id);
-        let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
         let q = &mut self.queues[port.idx()];
-        let out = q.enqueue(id, &mut self.packets);
-        self.queue_bytes[port.idx()] = q.bytes();
-        if self.trace.enabled {
-            let qb = self.queue_bytes[port.idx()];
-            if out.accepted {
-                self.trace.push(self.now, TraceKind::Enqueue { port, flow, seq, kind, subqueue: class, queue_bytes: qb });
-                if out.marked {
-                    self.trace.push(self.now, TraceKind::EcnMark { port, flow, seq });
-                }
-            }
-        }
+        let out = q.enqueue(id, &mut self.packets, &mut self.drops);
+        let qb = q.bytes();
+        self.queue_bytes[port.idx()] = qb;
         if out.marked {
             self.counters.ecn_marks += 1;
         }
-        if !out.dropped.is_empty() {
-            for (d, why) in out.dropped {
-                let d = self.packets.remove(d);
-                self.count_drop(port, &d, why);
-            }
+        if self.trace.enabled || !self.drops.is_empty() {
+            self.enqueue_report(port, id, out);
         }
         let st = &mut self.ports[port.idx()];
         if !st.tx_pending {
             if st.busy_until <= self.now {
                 self.start_tx(port);
-            } else if self.queue_bytes[port.idx()] != 0 {
+            } else if qb != 0 {
                 st.tx_pending = true;
                 let at = st.busy_until;
                 self.events.push(at, Event::TxDone(port));
             }
         }
+    }
+
+    /// Traces an enqueue and counts and frees the packets it dropped (out
+    /// of line: rare without tracing).
+    #[cold]
+    #[inline(never)]
+    fn enqueue_report(&mut self, port: PortId, id: PacketId, out: EnqueueOutcome) {
+        if self.trace.enabled && out.accepted {
+            let p = self.packets.get(id);
+            let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
+            let qb = self.queue_bytes[port.idx()];
+            self.trace.push(self.now, TraceKind::Enqueue { port, flow, seq, kind, subqueue: class, queue_bytes: qb });
+            if out.marked {
+                self.trace.push(self.now, TraceKind::EcnMark { port, flow, seq });
+            }
+        }
+        let mut drops = std::mem::take(&mut self.drops);
+        for &(d, why) in &drops {
+            let d = self.packets.remove(d);
+            self.count_drop(port, &d, why);
+        }
+        drops.clear();
+        self.drops = drops;
     }
 
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
