@@ -660,8 +660,12 @@ impl<P: Protocol> Simulation<P> {
         let st = &mut self.ports[port.idx()];
         // Fast path: an idle port with an empty buffer sends the arrival at
         // once, which is what every discipline would do (an empty queue
-        // marks nothing and every buffer holds at least one MTU).
-        if !st.tx_pending && st.busy_until <= self.now && self.queue_bytes[port.idx()] == 0 && p.size as u32 <= st.limit {
+        // marks nothing and every buffer holds at least one MTU). A port
+        // with packets waiting always has a `TxDone` pending (whoever
+        // leaves a packet in the buffer schedules one), so `tx_pending`
+        // alone says whether the buffer may hold packets.
+        if !st.tx_pending && st.busy_until <= self.now && p.size as u32 <= st.limit {
+            debug_assert_eq!(self.queue_bytes[port.idx()], 0, "packets wait at port {} with no TxDone pending", port.0);
             if self.trace.enabled {
                 self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
             }
@@ -737,18 +741,25 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Begins sending the next queued packet; the port must be idle.
+    /// Begins sending the next queued packet; the port must be idle. With
+    /// more packets waiting, schedules the `TxDone` that sends the next.
     fn start_tx(&mut self, port: PortId) {
         let q = &mut self.queues[port.idx()];
         let Some(id) = q.dequeue(&self.packets) else { return };
-        self.queue_bytes[port.idx()] = q.bytes();
-        self.transmit(port, id);
+        let qb = q.bytes();
+        self.queue_bytes[port.idx()] = qb;
+        let end = self.transmit(port, id);
+        if qb != 0 {
+            self.ports[port.idx()].tx_pending = true;
+            self.events.push(end, Event::TxDone(port));
+        }
     }
 
-    /// Puts packet `id` on the wire of an idle port. Inlined into its two
-    /// callers (for speed: one call less at every hop).
+    /// Puts packet `id` on the wire of an idle port; returns when its last
+    /// bit leaves. Inlined into its two callers (for speed: one call less
+    /// at every hop).
     #[inline(always)]
-    fn transmit(&mut self, port: PortId, id: PacketId) {
+    fn transmit(&mut self, port: PortId, id: PacketId) -> SimTime {
         let st = &self.ports[port.idx()];
         let (delay, lead) = (st.delay, st.cut_through_lead);
         let serialization = self.serialization(port, self.packets.get(id).size as u32);
@@ -777,10 +788,7 @@ impl<P: Protocol> Simulation<P> {
             self.events.push(arrive, Event::Arrive(port));
         }
         st.wire_push(arrive, id, &mut self.wire_overflow, port);
-        if self.queue_bytes[port.idx()] != 0 {
-            st.tx_pending = true;
-            self.events.push(end, Event::TxDone(port));
-        }
+        end
     }
 
     fn arrive(&mut self, port: PortId) {
