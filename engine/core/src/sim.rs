@@ -283,6 +283,11 @@ pub struct Simulation<P: Protocol> {
     pub trace: Trace,
     cfg: SimConfig,
     events_processed: u64,
+    /// `step` looks at the stop conditions only once `events_processed`
+    /// reaches this: the event limit, or 0 when another condition may
+    /// hold (the run stopped, or no flow arrival is pending, so the last
+    /// flow may be done). For speed: one compare per event instead of three.
+    check_stop_at: u64,
     stopped: Option<StopReason>,
     audit: Vec<Vec<u64>>,
     audit_bytes: Vec<u64>,
@@ -356,6 +361,7 @@ impl<P: Protocol> Simulation<P> {
             actions: Vec::new(),
             trace: Trace::default(),
             events_processed: 0,
+            check_stop_at: cfg.max_events,
             stopped: None,
             audit: Vec::new(),
             audit_bytes: Vec::new(),
@@ -440,15 +446,7 @@ impl<P: Protocol> Simulation<P> {
     /// Inlined into the run loops (for speed: one call per event saved).
     #[inline(always)]
     pub fn step(&mut self) -> bool {
-        if self.stopped.is_some() {
-            return false;
-        }
-        if self.completed == self.total_flows && self.pending_arrival.is_none() {
-            self.stop(StopReason::AllFlowsDone);
-            return false;
-        }
-        if self.events_processed >= self.cfg.max_events {
-            self.stop(StopReason::EventLimit);
+        if self.events_processed >= self.check_stop_at && self.must_stop() {
             return false;
         }
         let Some((t, ev)) = self.events.pop() else {
@@ -482,8 +480,30 @@ impl<P: Protocol> Simulation<P> {
         true
     }
 
+    /// The stop conditions `step` checks before each event (see
+    /// `check_stop_at`); true when the run has stopped.
+    #[cold]
+    #[inline(never)]
+    fn must_stop(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self.completed == self.total_flows && self.pending_arrival.is_none() {
+            self.stop(StopReason::AllFlowsDone);
+            return true;
+        }
+        if self.events_processed >= self.cfg.max_events {
+            self.stop(StopReason::EventLimit);
+            return true;
+        }
+        // Until another flow arrival or completion leaves none pending.
+        self.check_stop_at = self.cfg.max_events;
+        false
+    }
+
     fn stop(&mut self, why: StopReason) {
         self.stopped = Some(why);
+        self.check_stop_at = 0;
         // Whatever is still queued or on a wire is in flight at the end.
         for (i, p) in self.ports.iter().enumerate() {
             self.queues[i].for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
@@ -496,6 +516,10 @@ impl<P: Protocol> Simulation<P> {
     fn schedule_next_arrival(&mut self) {
         if self.pending_arrival.is_none() {
             self.pending_arrival = self.generator.next_flow(&self.net);
+            if self.pending_arrival.is_none() {
+                // The last flow may be done: `step` checks.
+                self.check_stop_at = 0;
+            }
         }
         if let (Some(f), false) = (&self.pending_arrival, self.arrival_scheduled) {
             self.events.push(f.arrival.max(self.now), Event::FlowArrival);
