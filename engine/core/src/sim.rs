@@ -550,29 +550,55 @@ impl<P: Protocol> Simulation<P> {
         self.schedule_next_arrival();
     }
 
+    /// Carries out the actions the protocol asked for, in order. The check
+    /// for none is inlined into the callers (for speed: about a third of
+    /// the protocol's calls ask for nothing).
+    #[inline(always)]
     fn apply_actions(&mut self) {
-        // The common case, one packet out (an ACK, a new data packet).
-        if self.actions.len() == 1 && matches!(self.actions[0], Action::Send(_)) {
-            if let Some(Action::Send(p)) = self.actions.pop() {
-                self.inject(p);
-            }
-            if self.actions.is_empty() {
-                return;
-            }
+        if !self.actions.is_empty() {
+            self.apply_pending_actions();
         }
-        while !self.actions.is_empty() {
-            let mut batch = std::mem::take(&mut self.actions);
-            for a in batch.drain(..) {
-                match a {
-                    Action::Send(p) => self.inject(p),
-                    Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
-                    Action::FlowDone(flow) => self.flow_done(flow),
-                    Action::FlowTerminated(flow) => self.flow_terminated(flow),
+    }
+
+    #[inline(never)]
+    fn apply_pending_actions(&mut self) {
+        // The common case, one packet out (an ACK, a new data packet).
+        if let [Action::Send(p)] = self.actions[..] {
+            self.actions.clear();
+            self.inject(p);
+            return;
+        }
+        if P::HAS_PORT_LOGIC {
+            // Switch logic at the port a packet enters may ask for more
+            // actions, which `enqueue` carries out at once (a nested call):
+            // take this batch out of the way first.
+            while !self.actions.is_empty() {
+                let mut batch = std::mem::take(&mut self.actions);
+                for a in batch.drain(..) {
+                    self.apply(a);
+                }
+                if self.actions.is_empty() {
+                    self.actions = batch;
                 }
             }
-            if self.actions.is_empty() {
-                self.actions = batch;
+        } else {
+            // No action adds actions: walk the list in place.
+            let mut i = 0;
+            while let Some(&a) = self.actions.get(i) {
+                i += 1;
+                self.apply(a);
             }
+            self.actions.clear();
+        }
+    }
+
+    #[inline(always)]
+    fn apply(&mut self, a: Action<P::Timer>) {
+        match a {
+            Action::Send(p) => self.inject(p),
+            Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
+            Action::FlowDone(flow) => self.flow_done(flow),
+            Action::FlowTerminated(flow) => self.flow_terminated(flow),
         }
     }
 
@@ -615,7 +641,9 @@ impl<P: Protocol> Simulation<P> {
         self.schedule_next_arrival();
     }
 
-    /// A packet leaves its source node.
+    /// A packet leaves its source node. Out of line (for speed: inlined
+    /// into the action loop, the packet was copied field by field).
+    #[inline(never)]
     fn inject(&mut self, mut p: Packet) {
         p.ready_at = self.now;
         if p.kind.is_data() {
