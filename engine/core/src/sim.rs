@@ -653,26 +653,26 @@ impl<P: Protocol> Simulation<P> {
             self.counters.control_sent += 1;
             self.counters.control_bytes_sent += p.size as u64;
         }
-        let src = p.src;
+        let (src, dst) = (p.src, p.dst);
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
             let nic = self.nics[src.idx()];
             self.enqueue(nic, id);
         } else {
-            self.forward(src, id);
+            self.forward(src, id, dst);
         }
     }
 
-    /// A switch picks the output port towards `p.dst`. Inlined into its
-    /// two callers (for speed: it is a few instructions besides the call).
+    /// A switch picks the output port towards `dst`, packet `id`'s
+    /// destination (the caller has read it). Inlined into its two callers
+    /// (for speed: it is a few instructions besides the call).
     #[inline(always)]
-    fn forward(&mut self, node: NodeId, id: PacketId) {
-        let p = self.packets.get(id);
+    fn forward(&mut self, node: NodeId, id: PacketId, dst: NodeId) {
         let (h, nodes) = (self.net.n_hosts as usize, self.net.nodes.len());
-        let Route { a, n } = self.routes[(node.idx() - h) * nodes + p.dst.idx()];
+        let Route { a, n } = self.routes[(node.idx() - h) * nodes + dst.idx()];
         let port = match n {
             1 => PortId(a),
-            0 => panic!("no route from {} to {}", node.0, p.dst.0),
+            0 => panic!("no route from {} to {}", node.0, dst.0),
             n => {
                 let k = match self.cfg.load_balancing {
                     LoadBalancing::Spray => {
@@ -689,7 +689,10 @@ impl<P: Protocol> Simulation<P> {
                         }
                     }
                     LoadBalancing::SprayRandom => self.spray.below(n),
-                    LoadBalancing::Ecmp => (mix(((p.flow.0 as u64) << 32) | node.0 as u64) % n as u64) as u32,
+                    LoadBalancing::Ecmp => {
+                        let flow = self.packets.get(id).flow;
+                        (mix(((flow.0 as u64) << 32) | node.0 as u64) % n as u64) as u32
+                    }
                 };
                 self.route_ports[(a + k) as usize]
             }
@@ -784,15 +787,6 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Serialization time of `bytes` at a port.
-    #[inline]
-    fn serialization(&self, port: PortId, bytes: u32) -> SimTime {
-        match self.ports[port.idx()].ps_per_byte {
-            0 => self.net.ports[port.idx()].rate.serialization(bytes as u64),
-            k => SimTime::from_ps(k as u64 * bytes as u64),
-        }
-    }
-
     /// Begins sending the next queued packet; the port must be idle. With
     /// more packets waiting, schedules the `TxDone` that sends the next.
     fn start_tx(&mut self, port: PortId) {
@@ -809,38 +803,48 @@ impl<P: Protocol> Simulation<P> {
 
     /// Puts packet `id` on the wire of an idle port; returns when its last
     /// bit leaves. Inlined into its two callers (for speed: one call less
-    /// at every hop).
+    /// at every hop). The port and the packet are each looked up once.
     #[inline(always)]
     fn transmit(&mut self, port: PortId, id: PacketId) -> SimTime {
-        let st = &self.ports[port.idx()];
-        let (delay, lead) = (st.delay, st.cut_through_lead);
-        let serialization = self.serialization(port, self.packets.get(id).size as u32);
+        let now = self.now;
+        let st = &mut self.ports[port.idx()];
         let p = self.packets.get_mut(id);
-        let end = (self.now + serialization).max(p.ready_at);
-        let arrive = if lead != SimTime::ZERO {
+        let serialization = match st.ps_per_byte {
+            0 => self.net.ports[port.idx()].rate.serialization(p.size as u64),
+            k => SimTime::from_ps(k as u64 * p.size as u64),
+        };
+        let end = (now + serialization).max(p.ready_at);
+        let arrive = if st.cut_through_lead != SimTime::ZERO {
             // Cut-through: the peer sees the header after its serialization;
             // it cannot finish forwarding before the last bit arrives (ready_at).
-            self.now + lead
+            now + st.cut_through_lead
         } else {
-            end + delay
+            end + st.delay
         };
-        p.ready_at = end + delay;
+        p.ready_at = end + st.delay;
         p.hops = p.hops.saturating_add(1);
-        if self.trace.enabled {
-            let qb = self.queue_bytes[port.idx()];
-            let priority = match self.queues[port.idx()] {
-                Queue::PFabric(_) => p.rank,
-                _ => p.class as u64,
-            };
-            self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
-        }
-        let st = &mut self.ports[port.idx()];
         st.busy_until = end;
-        if st.wire_front().is_none() {
+        if st.wire_len == 0 {
             self.events.push(arrive, Event::Arrive(port));
         }
         st.wire_push(arrive, id, &mut self.wire_overflow, port);
+        if self.trace.enabled {
+            self.trace_dequeue(port, id);
+        }
         end
+    }
+
+    /// Traces a packet leaving `port` (out of line: only with tracing).
+    #[cold]
+    #[inline(never)]
+    fn trace_dequeue(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
+        let qb = self.queue_bytes[port.idx()];
+        let priority = match self.queues[port.idx()] {
+            Queue::PFabric(_) => p.rank,
+            _ => p.class as u64,
+        };
+        self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
     }
 
     fn arrive(&mut self, port: PortId) {
@@ -850,7 +854,8 @@ impl<P: Protocol> Simulation<P> {
             self.events.push(next, Event::Arrive(port));
         }
         let node = st.peer;
-        if node == self.packets.get(id).dst {
+        let dst = self.packets.get(id).dst;
+        if node == dst {
             let p = self.packets.remove(id);
             if self.net.is_host(node) {
                 if p.kind.is_data() {
@@ -872,8 +877,8 @@ impl<P: Protocol> Simulation<P> {
             }
             self.apply_actions();
         } else {
-            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, self.packets.get(id).dst.0);
-            self.forward(node, id);
+            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, dst.0);
+            self.forward(node, id, dst);
         }
     }
 
