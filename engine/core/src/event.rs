@@ -224,15 +224,19 @@ impl<E: Copy> EventList<E> {
         if let Some(abs) = self.next_occupied() {
             let i = (abs & MASK) as usize;
             let id = self.heads[i].0;
-            let e = self.entries[id as usize];
+            // One look-up of the entry for both the read and the free-list
+            // link (written before the heads, which the compiler cannot
+            // tell apart from the arena's length).
+            let slot = &mut self.entries[id as usize];
+            let e = *slot;
             if e.time < self.far_first {
+                slot.next = self.free;
+                self.free = id;
                 self.cursor = abs;
                 self.heads[i].0 = e.next;
                 if e.next == NIL {
                     self.occupied[i / 64] &= !(1 << (i % 64));
                 }
-                self.entries[id as usize].next = self.free;
-                self.free = id;
                 return Some((SimTime(e.time), e.event));
             }
         }
