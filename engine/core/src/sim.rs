@@ -836,13 +836,11 @@ impl<P: Protocol> Simulation<P> {
             k => SimTime::from_ps(k as u64 * p.size as u64),
         };
         let end = (now + serialization).max(p.ready_at);
-        let arrive = if st.cut_through_lead != SimTime::ZERO {
-            // Cut-through: the peer sees the header after its serialization;
-            // it cannot finish forwarding before the last bit arrives (ready_at).
-            now + st.cut_through_lead
-        } else {
-            end + st.delay
-        };
+        // Cut-through: the peer sees the header after its serialization; it
+        // cannot finish forwarding before the last bit arrives (ready_at).
+        // A conditional move, not a branch: whether the peer is a switch
+        // alternates along a path, and a branch on it was mispredicted.
+        let arrive = std::hint::select_unpredictable(st.cut_through_lead != SimTime::ZERO, now + st.cut_through_lead, end + st.delay);
         p.ready_at = end + st.delay;
         p.hops = p.hops.saturating_add(1);
         st.busy_until = end;
