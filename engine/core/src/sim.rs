@@ -152,6 +152,34 @@ impl Port {
         self.wire_len += 1;
     }
 
+    /// Puts packet `p` (number `id`) on the wire of this idle port (number
+    /// `port`) at time `now`; returns when its last bit leaves. The caller
+    /// has looked up the port and the packet (for speed: each once per
+    /// hop; as a method of the simulation, each lookup was repeated).
+    /// Always inlined into its two callers.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn transmit<T: Copy>(&mut self, p: &mut Packet, id: PacketId, port: PortId, now: SimTime, events: &mut EventList<Event<T>>, overflow: &mut [VecDeque<(SimTime, PacketId)>], net: &Network) -> SimTime {
+        let serialization = match self.ps_per_byte {
+            0 => net.ports[port.idx()].rate.serialization(p.size as u64),
+            k => SimTime::from_ps(k as u64 * p.size as u64),
+        };
+        let end = (now + serialization).max(p.ready_at);
+        // Cut-through: the peer sees the header after its serialization; it
+        // cannot finish forwarding before the last bit arrives (ready_at).
+        // A conditional move, not a branch: whether the peer is a switch
+        // alternates along a path, and a branch on it was mispredicted.
+        let arrive = std::hint::select_unpredictable(self.cut_through_lead != SimTime::ZERO, now + self.cut_through_lead, end + self.delay);
+        p.ready_at = end + self.delay;
+        p.hops = p.hops.saturating_add(1);
+        self.busy_until = end;
+        if self.wire_len == 0 {
+            events.push(arrive, Event::Arrive(port));
+        }
+        self.wire_push(arrive, id, overflow, port);
+        end
+    }
+
     /// Arrival time of the packet at the front of the wire, if any.
     #[inline(always)]
     fn wire_front(&self) -> Option<SimTime> {
@@ -733,7 +761,7 @@ impl<P: Protocol> Simulation<P> {
             self.proto.on_port_enqueue(port, self.packets.get_mut(id), &mut io);
             self.apply_actions();
         }
-        let p = self.packets.get(id);
+        let p = self.packets.get_mut(id);
         let st = &mut self.ports[port.idx()];
         // Fast path: an idle port with an empty buffer sends the arrival at
         // once, which is what every discipline would do (an empty queue
@@ -743,13 +771,23 @@ impl<P: Protocol> Simulation<P> {
         // alone says whether the buffer may hold packets.
         if !st.tx_pending && st.busy_until <= self.now && p.size as u32 <= st.limit {
             debug_assert_eq!(self.queue_bytes[port.idx()], 0, "packets wait at port {} with no TxDone pending", port.0);
+            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
             if self.trace.enabled {
-                self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
+                self.trace_pass_through(port, id);
             }
-            self.transmit(port, id);
             return;
         }
         self.enqueue_queued(port, id);
+    }
+
+    /// Traces a packet that found its port idle (out of line: only with
+    /// tracing).
+    #[cold]
+    #[inline(never)]
+    fn trace_pass_through(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
+        self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
+        self.trace_dequeue(port, id);
     }
 
     /// A packet reaches a port that is busy or has packets waiting: the
@@ -816,42 +854,15 @@ impl<P: Protocol> Simulation<P> {
         let Some(id) = q.dequeue(&self.packets) else { return };
         let qb = q.bytes();
         self.queue_bytes[port.idx()] = qb;
-        let end = self.transmit(port, id);
+        let st = &mut self.ports[port.idx()];
+        let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
         if qb != 0 {
-            self.ports[port.idx()].tx_pending = true;
+            st.tx_pending = true;
             self.events.push(end, Event::TxDone(port));
         }
-    }
-
-    /// Puts packet `id` on the wire of an idle port; returns when its last
-    /// bit leaves. Inlined into its two callers (for speed: one call less
-    /// at every hop). The port and the packet are each looked up once.
-    #[inline(always)]
-    fn transmit(&mut self, port: PortId, id: PacketId) -> SimTime {
-        let now = self.now;
-        let st = &mut self.ports[port.idx()];
-        let p = self.packets.get_mut(id);
-        let serialization = match st.ps_per_byte {
-            0 => self.net.ports[port.idx()].rate.serialization(p.size as u64),
-            k => SimTime::from_ps(k as u64 * p.size as u64),
-        };
-        let end = (now + serialization).max(p.ready_at);
-        // Cut-through: the peer sees the header after its serialization; it
-        // cannot finish forwarding before the last bit arrives (ready_at).
-        // A conditional move, not a branch: whether the peer is a switch
-        // alternates along a path, and a branch on it was mispredicted.
-        let arrive = std::hint::select_unpredictable(st.cut_through_lead != SimTime::ZERO, now + st.cut_through_lead, end + st.delay);
-        p.ready_at = end + st.delay;
-        p.hops = p.hops.saturating_add(1);
-        st.busy_until = end;
-        if st.wire_len == 0 {
-            self.events.push(arrive, Event::Arrive(port));
-        }
-        st.wire_push(arrive, id, &mut self.wire_overflow, port);
         if self.trace.enabled {
             self.trace_dequeue(port, id);
         }
-        end
     }
 
     /// Traces a packet leaving `port` (out of line: only with tracing).
