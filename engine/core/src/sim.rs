@@ -510,10 +510,7 @@ impl<P: Protocol> Simulation<P> {
         self.now = t;
         self.events_processed += 1;
         match ev {
-            Event::TxDone(port) => {
-                self.ports[port.idx()].tx_pending = false;
-                self.start_tx(port);
-            }
+            Event::TxDone(port) => self.start_tx(port),
             Event::Arrive(port) => self.arrive(port),
             Event::FlowArrival => self.flow_arrival(),
             Event::Timer(t) => {
@@ -847,14 +844,16 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Begins sending the next queued packet; the port must be idle. With
-    /// more packets waiting, schedules the `TxDone` that sends the next.
+    /// Begins sending the next queued packet; the port must be idle (its
+    /// `TxDone` is due, or it has none). With more packets waiting,
+    /// schedules the `TxDone` that sends the next.
     fn start_tx(&mut self, port: PortId) {
+        let st = &mut self.ports[port.idx()];
+        st.tx_pending = false;
         let q = &mut self.queues[port.idx()];
         let Some(id) = q.dequeue(&self.packets) else { return };
         let qb = q.bytes();
         self.queue_bytes[port.idx()] = qb;
-        let st = &mut self.ports[port.idx()];
         let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
         if qb != 0 {
             st.tx_pending = true;
