@@ -506,12 +506,19 @@ impl Phost {
 
     /// The destination learns of a flow from its RTS or first data packet.
     /// True when this packet created it (false: it was known already).
-    #[inline]
+    /// Inlined, with the creation out of line (for speed: a known flow,
+    /// the case of every data packet, is one check).
+    #[inline(always)]
     fn sink_for(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) -> bool {
-        // Known already: the common case, on every data packet.
         if self.sinks.get(p.flow.idx()).is_some_and(|k| k.is_some()) {
             return false;
         }
+        self.new_sink(p, h, io);
+        true
+    }
+
+    #[inline(never)]
+    fn new_sink(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) {
         self.ensure(p.flow);
         let free = free_tokens(&self.p, h.count);
         let rt = self.times.receiver_timeout[p.dst.idx()];
@@ -531,7 +538,6 @@ impl Phost {
         }
         hs.granted[h.tenant as usize] += free as u64;
         self.arm_token(p.dst, io.now, io);
-        true
     }
 
     fn send_ack(flow: FlowId, host: NodeId, src: NodeId, io: &mut Io<PhostTimer>) {
