@@ -79,9 +79,9 @@ impl StrictPriority {
         let c = self.nonempty.trailing_zeros() as usize;
         let sub = &mut self.subs[c];
         let (id, size) = sub.packets.pop_front()?;
-        if sub.packets.is_empty() {
-            self.nonempty &= !(1 << c);
-        }
+        // The bit is set: flipping it clears it, with no branch (whether a
+        // sub-queue empties is a coin toss).
+        self.nonempty ^= (sub.packets.is_empty() as u64) << c;
         self.bytes -= size as u64;
         sub.bytes -= size as u64;
         Some(id)
