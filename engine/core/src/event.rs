@@ -233,13 +233,17 @@ impl<E: Copy> EventList<E> {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         // `next_occupied`, written out so that the common case (a bucket
-        // in the cursor's bitmap word) goes straight on (for speed: no
-        // `Option` to merge with the rare case's).
+        // in the cursor's bitmap word or the next) goes straight on (for
+        // speed: no `Option` to merge with the rare case's, and looking at
+        // two words at once, the rare case is rarer and its branch better
+        // predicted).
         let start = (self.cursor & MASK) as usize;
-        let b0 = start % 64;
-        let first = self.occupied[start / 64] & (!0u64 << b0);
-        let abs = if first != 0 {
-            self.cursor - b0 as u64 + first.trailing_zeros() as u64
+        let (w0, b0) = (start / 64, start % 64);
+        let first = self.occupied[w0] & (!0u64 << b0);
+        let second = self.occupied[(w0 + 1) % (BUCKETS / 64)];
+        let both = first as u128 | (second as u128) << 64;
+        let abs = if both != 0 {
+            self.cursor - b0 as u64 + both.trailing_zeros() as u64
         } else {
             match self.next_occupied_far(start) {
                 Some(abs) => abs,
