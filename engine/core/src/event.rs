@@ -13,7 +13,8 @@
 //! through the same links, so the memory a push touches is usually still in
 //! cache. A pop unlinks the head of the first non-empty bucket; a push
 //! appends at the tail unless it is earlier than the tail (rare), and then
-//! walks the bucket.
+//! walks the bucket. Neither branches on whether the bucket is (or becomes)
+//! empty: an empty bucket's tail is a dummy entry (see `NIL`).
 //!
 //! Later events (timeouts) wait in a binary heap ordered by (time,
 //! insertion sequence) and are compared against the wheel on every pop by
@@ -34,7 +35,13 @@ use std::collections::BinaryHeap;
 const SHIFT: u32 = 10;
 const BUCKETS: usize = 1 << 13;
 const MASK: u64 = BUCKETS as u64 - 1;
-const NIL: u32 = u32::MAX;
+/// "No entry": the number of entry 0, a dummy that is never an event. An
+/// empty bucket's head and tail are both `NIL`, so a push into it appends
+/// after the dummy (time 0, so never later than the push) exactly as it
+/// appends after a real tail: the common push and pop take no branch on
+/// whether a bucket is empty (for speed: that branch was among the most
+/// mispredicted of a run).
+const NIL: u32 = 0;
 
 /// A far-future event with its key (time, insertion sequence).
 struct Far<E> {
@@ -71,7 +78,7 @@ struct Entry<E> {
 
 /// A priority queue of events ordered by (time, insertion order).
 pub struct EventList<E> {
-    /// First and last entry of each bucket (`NIL` when empty). Bucket
+    /// First and last entry of each bucket (both `NIL` when empty). Bucket
     /// `b % BUCKETS` holds events of absolute bucket `b = time >> SHIFT`,
     /// for `cursor <= b < cursor + BUCKETS`.
     heads: Box<[(u32, u32); BUCKETS]>,
@@ -79,7 +86,8 @@ pub struct EventList<E> {
     occupied: Box<[u64; BUCKETS / 64]>,
     /// Absolute bucket of the last popped event.
     cursor: u64,
-    /// Wheel entries, in use or free.
+    /// Wheel entries, in use or free, after the dummy entry `NIL` (empty
+    /// until the first push).
     entries: Vec<Entry<E>>,
     /// First free entry (`NIL` when none).
     free: u32,
@@ -129,15 +137,15 @@ impl<E: Copy> EventList<E> {
         *slot = Entry { time: t, event, next: NIL };
         let i = (abs & MASK) as usize;
         let (head, tail) = self.heads[i];
-        if head == NIL {
-            self.heads[i] = (id, id);
-            self.occupied[i / 64] |= 1 << (i % 64);
-        } else if self.entries[tail as usize].time <= t {
-            self.entries[tail as usize].next = id;
-            self.heads[i].1 = id;
-        } else {
+        // An empty bucket's tail is the dummy, of time 0.
+        let last = &mut self.entries[tail as usize];
+        if last.time > t {
             self.insert_sorted(i, id, t);
+            return;
         }
+        last.next = id;
+        self.heads[i] = (std::hint::select_unpredictable(head == NIL, id, head), id);
+        self.occupied[i / 64] |= 1 << (i % 64);
     }
 
     /// Links entry `id` (time `t`, earlier than the tail) into bucket `i`
@@ -164,10 +172,13 @@ impl<E: Copy> EventList<E> {
     }
 
     /// Doubles the arena, putting the new entries on the free list, then
-    /// pushes.
+    /// pushes. The first call also makes the dummy entry `NIL`.
     #[cold]
     #[inline(never)]
     fn refill_and_push(&mut self, time: SimTime, event: E) {
+        if self.entries.is_empty() {
+            self.entries.push(Entry { time: 0, event, next: NIL });
+        }
         let n = self.entries.len();
         let more = n.max(256);
         self.entries.extend((0..more).map(|k| Entry { time: 0, event, next: if k + 1 < more { (n + k + 1) as u32 } else { NIL } }));
@@ -221,18 +232,42 @@ impl<E: Copy> EventList<E> {
     /// Always inlined, like `push`.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        if let Some(abs) = self.next_occupied() {
+        // `next_occupied`, written out so that the common case (a bucket
+        // in the cursor's bitmap word or the next) goes straight on (for
+        // speed: no `Option` to merge with the rare case's, and looking at
+        // two words at once, the rare case is rarer and its branch better
+        // predicted).
+        let start = (self.cursor & MASK) as usize;
+        let (w0, b0) = (start / 64, start % 64);
+        let first = self.occupied[w0] & (!0u64 << b0);
+        let second = self.occupied[(w0 + 1) % (BUCKETS / 64)];
+        let both = first as u128 | (second as u128) << 64;
+        let abs = if both != 0 {
+            self.cursor - b0 as u64 + both.trailing_zeros() as u64
+        } else {
+            match self.next_occupied_far(start) {
+                Some(abs) => abs,
+                None => return self.pop_far(),
+            }
+        };
+        {
             let i = (abs & MASK) as usize;
-            let id = self.heads[i].0;
-            let e = self.entries[id as usize];
+            let (id, tail) = self.heads[i];
+            // One look-up of the entry for both the read and the free-list
+            // link (written before the heads, which the compiler cannot
+            // tell apart from the arena's length).
+            let slot = &mut self.entries[id as usize];
+            let e = *slot;
             if e.time < self.far_first {
-                self.cursor = abs;
-                self.heads[i].0 = e.next;
-                if e.next == NIL {
-                    self.occupied[i / 64] &= !(1 << (i % 64));
-                }
-                self.entries[id as usize].next = self.free;
+                slot.next = self.free;
                 self.free = id;
+                self.cursor = abs;
+                // Emptied: the tail goes back to the dummy and the bit off,
+                // without a branch (see `NIL`).
+                let emptied = e.next == NIL;
+                self.heads[i] = (e.next, std::hint::select_unpredictable(emptied, NIL, tail));
+                // The bit is set: flipping it clears it.
+                self.occupied[i / 64] ^= (emptied as u64) << (i % 64);
                 return Some((SimTime(e.time), e.event));
             }
         }

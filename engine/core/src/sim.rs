@@ -14,7 +14,7 @@ use crate::metrics::{Counters, FlowRecord, Sample};
 use crate::net::{Network, Switching};
 use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
-use crate::queue::{DropReason, Queue};
+use crate::queue::{DropReason, Dropped, EnqueueOutcome, Queue};
 use crate::rng::{SimRng, Stream};
 use crate::scenario::LoadBalancing;
 use crate::trace::{Trace, TraceKind};
@@ -109,7 +109,9 @@ impl Port {
     /// array and an index so that the common path computes nothing for it.)
     #[inline(always)]
     fn wire_push(&mut self, at: SimTime, id: PacketId, overflow: &mut [VecDeque<(SimTime, PacketId)>], port: PortId) {
-        if self.spilled || self.wire_len as usize == WIRE_INLINE {
+        // A spilled wire has a full ring: one test covers both.
+        debug_assert!(!self.spilled || self.wire_len as usize == WIRE_INLINE);
+        if self.wire_len as usize == WIRE_INLINE {
             self.spill(at, id, &mut overflow[port.idx()]);
             return;
         }
@@ -152,6 +154,34 @@ impl Port {
         self.wire_len += 1;
     }
 
+    /// Puts packet `p` (number `id`) on the wire of this idle port (number
+    /// `port`) at time `now`; returns when its last bit leaves. The caller
+    /// has looked up the port and the packet (for speed: each once per
+    /// hop; as a method of the simulation, each lookup was repeated).
+    /// Always inlined into its two callers.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn transmit<T: Copy>(&mut self, p: &mut Packet, id: PacketId, port: PortId, now: SimTime, events: &mut EventList<Event<T>>, overflow: &mut [VecDeque<(SimTime, PacketId)>], net: &Network) -> SimTime {
+        let serialization = match self.ps_per_byte {
+            0 => net.ports[port.idx()].rate.serialization(p.size as u64),
+            k => SimTime::from_ps(k as u64 * p.size as u64),
+        };
+        let end = (now + serialization).max(p.ready_at);
+        // Cut-through: the peer sees the header after its serialization; it
+        // cannot finish forwarding before the last bit arrives (ready_at).
+        // A conditional move, not a branch: whether the peer is a switch
+        // alternates along a path, and a branch on it was mispredicted.
+        let arrive = std::hint::select_unpredictable(self.cut_through_lead != SimTime::ZERO, now + self.cut_through_lead, end + self.delay);
+        p.ready_at = end + self.delay;
+        p.hops = p.hops.saturating_add(1);
+        self.busy_until = end;
+        if self.wire_len == 0 {
+            events.push(arrive, Event::Arrive(port));
+        }
+        self.wire_push(arrive, id, overflow, port);
+        end
+    }
+
     /// Arrival time of the packet at the front of the wire, if any.
     #[inline(always)]
     fn wire_front(&self) -> Option<SimTime> {
@@ -165,27 +195,48 @@ impl Port {
     }
 }
 
-/// One entry of the simulation's route table: with `n == 1`, `a` is the
-/// output port; otherwise the `n` candidates are `route_ports[a..a + n]`.
+/// One entry of the simulation's route table, packed in 4 bytes (for
+/// speed: the table is read at every switch hop, and at 8 bytes an entry
+/// it outgrew the L1 cache): the low 8 bits are the number of next hops
+/// `n`, the rest `a`. With `n == 1`, `a` is the output port; otherwise the
+/// `n` candidates are `route_ports[a..a + n]`.
 #[derive(Clone, Copy, Debug)]
-struct Route {
-    a: u32,
-    n: u32,
+struct Route(u32);
+
+impl Route {
+    fn new(a: u32, n: usize) -> Self {
+        assert!(n < 256 && a < 1 << 24, "route table: {n} next hops at {a}");
+        Route(a << 8 | n as u32)
+    }
+    #[inline(always)]
+    fn a(self) -> u32 {
+        self.0 >> 8
+    }
+    #[inline(always)]
+    fn n(self) -> u32 {
+        self.0 & 0xff
+    }
 }
 
-/// The simulation's route table (see `Simulation::routes`).
+/// The simulation's route table (see `Simulation::routes`). Entries with
+/// the same candidates share them in `route_ports` (a ToR's uplinks serve
+/// every remote destination).
 fn route_table(net: &Network) -> (Vec<Route>, Vec<PortId>) {
     let (h, n) = (net.n_hosts as usize, net.nodes.len());
     let mut routes = Vec::with_capacity((n - h) * n);
     let mut ports = Vec::new();
+    let mut shared: std::collections::HashMap<Vec<PortId>, u32> = std::collections::HashMap::new();
     for node in h..n {
         for dst in 0..n {
             let hops = net.next_hops(NodeId(node as u32), NodeId(dst as u32));
             if hops.len() == 1 {
-                routes.push(Route { a: hops[0].0, n: 1 });
+                routes.push(Route::new(hops[0].0, 1));
             } else {
-                routes.push(Route { a: ports.len() as u32, n: hops.len() as u32 });
-                ports.extend_from_slice(hops);
+                let a = *shared.entry(hops.to_vec()).or_insert_with(|| {
+                    ports.extend_from_slice(hops);
+                    (ports.len() - hops.len()) as u32
+                });
+                routes.push(Route::new(a, hops.len()));
             }
         }
     }
@@ -239,6 +290,8 @@ pub struct Simulation<P: Protocol> {
     wire_overflow: Vec<VecDeque<(SimTime, PacketId)>>,
     /// Every packet on a wire or in a buffer.
     packets: Packets,
+    /// Packets the last `enqueue` dropped (empty between calls).
+    drops: Dropped,
     queue_bytes: Vec<u64>,
     /// The protocol (public so tests can inspect its state).
     pub proto: P,
@@ -262,6 +315,8 @@ pub struct Simulation<P: Protocol> {
     /// Data bytes (on the wire) delivered per tenant, when there are two or
     /// more tenants (empty otherwise): pHost's tenant-fairness experiment.
     pub tenant_bytes_delivered: Vec<u64>,
+    /// Deliveries need `delivery_accounting` (an audit, or two tenants).
+    delivery_extras: bool,
     spray: SimRng,
     /// Round-robin spraying pointer per node.
     spray_next: Vec<u32>,
@@ -281,6 +336,11 @@ pub struct Simulation<P: Protocol> {
     pub trace: Trace,
     cfg: SimConfig,
     events_processed: u64,
+    /// `step` looks at the stop conditions only once `events_processed`
+    /// reaches this: the event limit, or 0 when another condition may
+    /// hold (the run stopped, or no flow arrival is pending, so the last
+    /// flow may be done). For speed: one compare per event instead of three.
+    check_stop_at: u64,
     stopped: Option<StopReason>,
     audit: Vec<Vec<u64>>,
     audit_bytes: Vec<u64>,
@@ -332,6 +392,7 @@ impl<P: Protocol> Simulation<P> {
             queues,
             wire_overflow,
             packets: Packets::default(),
+            drops: Vec::new(),
             proto,
             generator,
             pending_arrival: None,
@@ -344,6 +405,7 @@ impl<P: Protocol> Simulation<P> {
             pending_bytes: 0,
             samples: Vec::new(),
             tenant_bytes_delivered: if tenants > 1 { vec![0; tenants as usize] } else { Vec::new() },
+            delivery_extras: cfg.audit || tenants > 1,
             spray: SimRng::new(cfg.seed, Stream::Spraying),
             spray_next: vec![0; n_nodes],
             routes,
@@ -353,6 +415,7 @@ impl<P: Protocol> Simulation<P> {
             actions: Vec::new(),
             trace: Trace::default(),
             events_processed: 0,
+            check_stop_at: cfg.max_events,
             stopped: None,
             audit: Vec::new(),
             audit_bytes: Vec::new(),
@@ -437,15 +500,7 @@ impl<P: Protocol> Simulation<P> {
     /// Inlined into the run loops (for speed: one call per event saved).
     #[inline(always)]
     pub fn step(&mut self) -> bool {
-        if self.stopped.is_some() {
-            return false;
-        }
-        if self.completed == self.total_flows && self.pending_arrival.is_none() {
-            self.stop(StopReason::AllFlowsDone);
-            return false;
-        }
-        if self.events_processed >= self.cfg.max_events {
-            self.stop(StopReason::EventLimit);
+        if self.events_processed >= self.check_stop_at && self.must_stop() {
             return false;
         }
         let Some((t, ev)) = self.events.pop() else {
@@ -460,10 +515,7 @@ impl<P: Protocol> Simulation<P> {
         self.now = t;
         self.events_processed += 1;
         match ev {
-            Event::TxDone(port) => {
-                self.ports[port.idx()].tx_pending = false;
-                self.start_tx(port);
-            }
+            Event::TxDone(port) => self.start_tx(port),
             Event::Arrive(port) => self.arrive(port),
             Event::FlowArrival => self.flow_arrival(),
             Event::Timer(t) => {
@@ -479,8 +531,30 @@ impl<P: Protocol> Simulation<P> {
         true
     }
 
+    /// The stop conditions `step` checks before each event (see
+    /// `check_stop_at`); true when the run has stopped.
+    #[cold]
+    #[inline(never)]
+    fn must_stop(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self.completed == self.total_flows && self.pending_arrival.is_none() {
+            self.stop(StopReason::AllFlowsDone);
+            return true;
+        }
+        if self.events_processed >= self.cfg.max_events {
+            self.stop(StopReason::EventLimit);
+            return true;
+        }
+        // Until another flow arrival or completion leaves none pending.
+        self.check_stop_at = self.cfg.max_events;
+        false
+    }
+
     fn stop(&mut self, why: StopReason) {
         self.stopped = Some(why);
+        self.check_stop_at = 0;
         // Whatever is still queued or on a wire is in flight at the end.
         for (i, p) in self.ports.iter().enumerate() {
             self.queues[i].for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
@@ -493,6 +567,10 @@ impl<P: Protocol> Simulation<P> {
     fn schedule_next_arrival(&mut self) {
         if self.pending_arrival.is_none() {
             self.pending_arrival = self.generator.next_flow(&self.net);
+            if self.pending_arrival.is_none() {
+                // The last flow may be done: `step` checks.
+                self.check_stop_at = 0;
+            }
         }
         if let (Some(f), false) = (&self.pending_arrival, self.arrival_scheduled) {
             self.events.push(f.arrival.max(self.now), Event::FlowArrival);
@@ -523,29 +601,55 @@ impl<P: Protocol> Simulation<P> {
         self.schedule_next_arrival();
     }
 
+    /// Carries out the actions the protocol asked for, in order. The check
+    /// for none is inlined into the callers (for speed: about a third of
+    /// the protocol's calls ask for nothing).
+    #[inline(always)]
     fn apply_actions(&mut self) {
-        // The common case, one packet out (an ACK, a new data packet).
-        if self.actions.len() == 1 && matches!(self.actions[0], Action::Send(_)) {
-            if let Some(Action::Send(p)) = self.actions.pop() {
-                self.inject(p);
-            }
-            if self.actions.is_empty() {
-                return;
-            }
+        if !self.actions.is_empty() {
+            self.apply_pending_actions();
         }
-        while !self.actions.is_empty() {
-            let mut batch = std::mem::take(&mut self.actions);
-            for a in batch.drain(..) {
-                match a {
-                    Action::Send(p) => self.inject(p),
-                    Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
-                    Action::FlowDone(flow) => self.flow_done(flow),
-                    Action::FlowTerminated(flow) => self.flow_terminated(flow),
+    }
+
+    #[inline(never)]
+    fn apply_pending_actions(&mut self) {
+        // The common case, one packet out (an ACK, a new data packet).
+        if let [Action::Send(p)] = self.actions[..] {
+            self.actions.clear();
+            self.inject(p);
+            return;
+        }
+        if P::HAS_PORT_LOGIC {
+            // Switch logic at the port a packet enters may ask for more
+            // actions, which `enqueue` carries out at once (a nested call):
+            // take this batch out of the way first.
+            while !self.actions.is_empty() {
+                let mut batch = std::mem::take(&mut self.actions);
+                for a in batch.drain(..) {
+                    self.apply(a);
+                }
+                if self.actions.is_empty() {
+                    self.actions = batch;
                 }
             }
-            if self.actions.is_empty() {
-                self.actions = batch;
+        } else {
+            // No action adds actions: walk the list in place.
+            let mut i = 0;
+            while let Some(&a) = self.actions.get(i) {
+                i += 1;
+                self.apply(a);
             }
+            self.actions.clear();
+        }
+    }
+
+    #[inline(always)]
+    fn apply(&mut self, a: Action<P::Timer>) {
+        match a {
+            Action::Send(p) => self.inject(p),
+            Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
+            Action::FlowDone(flow) => self.flow_done(flow),
+            Action::FlowTerminated(flow) => self.flow_terminated(flow),
         }
     }
 
@@ -588,7 +692,9 @@ impl<P: Protocol> Simulation<P> {
         self.schedule_next_arrival();
     }
 
-    /// A packet leaves its source node.
+    /// A packet leaves its source node. Out of line (for speed: inlined
+    /// into the action loop, the packet was copied field by field).
+    #[inline(never)]
     fn inject(&mut self, mut p: Packet) {
         p.ready_at = self.now;
         if p.kind.is_data() {
@@ -598,26 +704,27 @@ impl<P: Protocol> Simulation<P> {
             self.counters.control_sent += 1;
             self.counters.control_bytes_sent += p.size as u64;
         }
-        let src = p.src;
+        let (src, dst) = (p.src, p.dst);
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
             let nic = self.nics[src.idx()];
             self.enqueue(nic, id);
         } else {
-            self.forward(src, id);
+            self.forward(src, id, dst);
         }
     }
 
-    /// A switch picks the output port towards `p.dst`. Inlined into its
-    /// two callers (for speed: it is a few instructions besides the call).
+    /// A switch picks the output port towards `dst`, packet `id`'s
+    /// destination (the caller has read it). Inlined into its two callers
+    /// (for speed: it is a few instructions besides the call).
     #[inline(always)]
-    fn forward(&mut self, node: NodeId, id: PacketId) {
-        let p = self.packets.get(id);
+    fn forward(&mut self, node: NodeId, id: PacketId, dst: NodeId) {
         let (h, nodes) = (self.net.n_hosts as usize, self.net.nodes.len());
-        let Route { a, n } = self.routes[(node.idx() - h) * nodes + p.dst.idx()];
+        let route = self.routes[(node.idx() - h) * nodes + dst.idx()];
+        let (a, n) = (route.a(), route.n());
         let port = match n {
             1 => PortId(a),
-            0 => panic!("no route from {} to {}", node.0, p.dst.0),
+            0 => panic!("no route from {} to {}", node.0, dst.0),
             n => {
                 let k = match self.cfg.load_balancing {
                     LoadBalancing::Spray => {
@@ -634,7 +741,10 @@ impl<P: Protocol> Simulation<P> {
                         }
                     }
                     LoadBalancing::SprayRandom => self.spray.below(n),
-                    LoadBalancing::Ecmp => (mix(((p.flow.0 as u64) << 32) | node.0 as u64) % n as u64) as u32,
+                    LoadBalancing::Ecmp => {
+                        let flow = self.packets.get(id).flow;
+                        (mix(((flow.0 as u64) << 32) | node.0 as u64) % n as u64) as u32
+                    }
                 };
                 self.route_ports[(a + k) as usize]
             }
@@ -653,58 +763,82 @@ impl<P: Protocol> Simulation<P> {
             self.proto.on_port_enqueue(port, self.packets.get_mut(id), &mut io);
             self.apply_actions();
         }
-        let p = self.packets.get(id);
+        let p = self.packets.get_mut(id);
         let st = &mut self.ports[port.idx()];
         // Fast path: an idle port with an empty buffer sends the arrival at
         // once, which is what every discipline would do (an empty queue
-        // marks nothing and every buffer holds at least one MTU).
-        if !st.tx_pending && st.busy_until <= self.now && self.queue_bytes[port.idx()] == 0 && p.size as u32 <= st.limit {
+        // marks nothing and every buffer holds at least one MTU). A port
+        // with packets waiting always has a `TxDone` pending (whoever
+        // leaves a packet in the buffer schedules one), so `tx_pending`
+        // alone says whether the buffer may hold packets.
+        if !st.tx_pending && st.busy_until <= self.now && p.size as u32 <= st.limit {
+            debug_assert_eq!(self.queue_bytes[port.idx()], 0, "packets wait at port {} with no TxDone pending", port.0);
+            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
             if self.trace.enabled {
-                self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
+                self.trace_pass_through(port, id);
             }
-            self.transmit(port, id);
             return;
         }
         self.enqueue_queued(port, id);
+    }
+
+    /// Traces a packet that found its port idle (out of line: only with
+    /// tracing).
+    #[cold]
+    #[inline(never)]
+    fn trace_pass_through(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
+        self.trace.push(self.now, TraceKind::Enqueue { port, flow: p.flow, seq: p.seq, kind: p.kind, subqueue: p.class, queue_bytes: p.size as u64 });
+        self.trace_dequeue(port, id);
     }
 
     /// A packet reaches a port that is busy or has packets waiting: the
     /// discipline takes it (or drops something).
     #[inline(never)]
     fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
-        let p = self.packets.get(id);
-        let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
         let q = &mut self.queues[port.idx()];
-        let out = q.enqueue(id, &mut self.packets);
-        self.queue_bytes[port.idx()] = q.bytes();
-        if self.trace.enabled {
-            let qb = self.queue_bytes[port.idx()];
-            if out.accepted {
-                self.trace.push(self.now, TraceKind::Enqueue { port, flow, seq, kind, subqueue: class, queue_bytes: qb });
-                if out.marked {
-                    self.trace.push(self.now, TraceKind::EcnMark { port, flow, seq });
-                }
-            }
-        }
+        let out = q.enqueue(id, &mut self.packets, &mut self.drops);
+        let qb = q.bytes();
+        self.queue_bytes[port.idx()] = qb;
         if out.marked {
             self.counters.ecn_marks += 1;
         }
-        if !out.dropped.is_empty() {
-            for (d, why) in out.dropped {
-                let d = self.packets.remove(d);
-                self.count_drop(port, &d, why);
-            }
+        if self.trace.enabled || !self.drops.is_empty() {
+            self.enqueue_report(port, id, out);
         }
         let st = &mut self.ports[port.idx()];
         if !st.tx_pending {
             if st.busy_until <= self.now {
                 self.start_tx(port);
-            } else if self.queue_bytes[port.idx()] != 0 {
+            } else if qb != 0 {
                 st.tx_pending = true;
                 let at = st.busy_until;
                 self.events.push(at, Event::TxDone(port));
             }
         }
+    }
+
+    /// Traces an enqueue and counts and frees the packets it dropped (out
+    /// of line: rare without tracing).
+    #[cold]
+    #[inline(never)]
+    fn enqueue_report(&mut self, port: PortId, id: PacketId, out: EnqueueOutcome) {
+        if self.trace.enabled && out.accepted {
+            let p = self.packets.get(id);
+            let (flow, seq, kind, class) = (p.flow, p.seq, p.kind, p.class);
+            let qb = self.queue_bytes[port.idx()];
+            self.trace.push(self.now, TraceKind::Enqueue { port, flow, seq, kind, subqueue: class, queue_bytes: qb });
+            if out.marked {
+                self.trace.push(self.now, TraceKind::EcnMark { port, flow, seq });
+            }
+        }
+        let mut drops = std::mem::take(&mut self.drops);
+        for &(d, why) in &drops {
+            let d = self.packets.remove(d);
+            self.count_drop(port, &d, why);
+        }
+        drops.clear();
+        self.drops = drops;
     }
 
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
@@ -715,59 +849,37 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Serialization time of `bytes` at a port.
-    #[inline]
-    fn serialization(&self, port: PortId, bytes: u32) -> SimTime {
-        match self.ports[port.idx()].ps_per_byte {
-            0 => self.net.ports[port.idx()].rate.serialization(bytes as u64),
-            k => SimTime::from_ps(k as u64 * bytes as u64),
-        }
-    }
-
-    /// Begins sending the next queued packet; the port must be idle.
+    /// Begins sending the next queued packet; the port must be idle (its
+    /// `TxDone` is due, or it has none). With more packets waiting,
+    /// schedules the `TxDone` that sends the next.
     fn start_tx(&mut self, port: PortId) {
+        let st = &mut self.ports[port.idx()];
+        st.tx_pending = false;
         let q = &mut self.queues[port.idx()];
         let Some(id) = q.dequeue(&self.packets) else { return };
-        self.queue_bytes[port.idx()] = q.bytes();
-        self.transmit(port, id);
-    }
-
-    /// Puts packet `id` on the wire of an idle port. Inlined into its two
-    /// callers (for speed: one call less at every hop).
-    #[inline(always)]
-    fn transmit(&mut self, port: PortId, id: PacketId) {
-        let st = &self.ports[port.idx()];
-        let (delay, lead) = (st.delay, st.cut_through_lead);
-        let serialization = self.serialization(port, self.packets.get(id).size as u32);
-        let p = self.packets.get_mut(id);
-        let end = (self.now + serialization).max(p.ready_at);
-        let arrive = if lead != SimTime::ZERO {
-            // Cut-through: the peer sees the header after its serialization;
-            // it cannot finish forwarding before the last bit arrives (ready_at).
-            self.now + lead
-        } else {
-            end + delay
-        };
-        p.ready_at = end + delay;
-        p.hops = p.hops.saturating_add(1);
-        if self.trace.enabled {
-            let qb = self.queue_bytes[port.idx()];
-            let priority = match self.queues[port.idx()] {
-                Queue::PFabric(_) => p.rank,
-                _ => p.class as u64,
-            };
-            self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
-        }
-        let st = &mut self.ports[port.idx()];
-        st.busy_until = end;
-        if st.wire_front().is_none() {
-            self.events.push(arrive, Event::Arrive(port));
-        }
-        st.wire_push(arrive, id, &mut self.wire_overflow, port);
-        if self.queue_bytes[port.idx()] != 0 {
+        let qb = q.bytes();
+        self.queue_bytes[port.idx()] = qb;
+        let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
+        if qb != 0 {
             st.tx_pending = true;
             self.events.push(end, Event::TxDone(port));
         }
+        if self.trace.enabled {
+            self.trace_dequeue(port, id);
+        }
+    }
+
+    /// Traces a packet leaving `port` (out of line: only with tracing).
+    #[cold]
+    #[inline(never)]
+    fn trace_dequeue(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.get(id);
+        let qb = self.queue_bytes[port.idx()];
+        let priority = match self.queues[port.idx()] {
+            Queue::PFabric(_) => p.rank,
+            _ => p.class as u64,
+        };
+        self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
     }
 
     fn arrive(&mut self, port: PortId) {
@@ -777,19 +889,18 @@ impl<P: Protocol> Simulation<P> {
             self.events.push(next, Event::Arrive(port));
         }
         let node = st.peer;
-        if node == self.packets.get(id).dst {
+        let dst = self.packets.get(id).dst;
+        if node == dst {
             let p = self.packets.remove(id);
             if self.net.is_host(node) {
-                if p.kind.is_data() {
-                    self.counters.data_delivered += 1;
-                    self.counters.data_bytes_delivered += p.size as u64;
-                    if self.cfg.audit {
-                        self.audit_delivery(&p);
-                    }
-                    if !self.tenant_bytes_delivered.is_empty() {
-                        let t = self.records[p.flow.idx()].tenant as usize;
-                        self.tenant_bytes_delivered[t] += p.size as u64;
-                    }
+                // Counted without branches (data and control packets
+                // alternate unpredictably); the rarely wanted extras test
+                // a flag that is constant over the run first.
+                let data = p.kind.is_data();
+                self.counters.data_delivered += data as u64;
+                self.counters.data_bytes_delivered += std::hint::select_unpredictable(data, p.size as u64, 0);
+                if self.delivery_extras && data {
+                    self.delivery_accounting(&p);
                 }
                 let mut io = io!(self);
                 self.proto.on_packet(p, &mut io);
@@ -799,8 +910,21 @@ impl<P: Protocol> Simulation<P> {
             }
             self.apply_actions();
         } else {
-            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, self.packets.get(id).dst.0);
-            self.forward(node, id);
+            debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, dst.0);
+            self.forward(node, id, dst);
+        }
+    }
+
+    /// The audit and the per-tenant bytes of a delivered data packet.
+    #[cold]
+    #[inline(never)]
+    fn delivery_accounting(&mut self, p: &Packet) {
+        if self.cfg.audit {
+            self.audit_delivery(p);
+        }
+        if !self.tenant_bytes_delivered.is_empty() {
+            let t = self.records[p.flow.idx()].tenant as usize;
+            self.tenant_bytes_delivered[t] += p.size as u64;
         }
     }
 

@@ -37,7 +37,7 @@ use crate::units::SimTime;
 use crate::workload::FlowSpec;
 
 /// What a protocol asks the simulation to do.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum Action<T> {
     /// Put a packet on the NIC queue of `packet.src` (a host), or route it
     /// from `packet.src` when that is a switch.

@@ -1,6 +1,6 @@
 //! `droptail` and `ecn` (PROTOCOLS.md section 1).
 
-use super::{DropReason, EnqueueOutcome};
+use super::{DropReason, Dropped, EnqueueOutcome};
 use crate::packet::{PacketId, Packets};
 use std::collections::VecDeque;
 
@@ -27,10 +27,10 @@ impl Fifo {
     pub fn ecn(limit: u64, k: u64) -> Self {
         Fifo { ecn_threshold: Some(k), ..Self::droptail(limit) }
     }
-    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets, dropped: &mut Dropped) -> EnqueueOutcome {
         let p = pool.get_mut(id);
         if self.bytes + p.size as u64 > self.limit {
-            return EnqueueOutcome::rejected(id, DropReason::BufferFull);
+            return EnqueueOutcome::rejected(id, DropReason::BufferFull, dropped);
         }
         let marked = match self.ecn_threshold {
             Some(k) if p.ecn.capable && self.bytes > k => {

@@ -24,25 +24,31 @@ pub enum DropReason {
     LeastUrgent,
 }
 
-/// What happened to an arriving packet.
-#[derive(Debug, PartialEq)]
+/// What happened to an arriving packet. The packets dropped (the arrival
+/// itself when not accepted, or buffered packets pFabric pushed out to make
+/// room) go to a list the caller passes in and empties: they are still in
+/// the pool, and the caller counts and frees them. (For speed: the outcome
+/// is two flags in registers, and the common case allocates and frees
+/// nothing.)
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EnqueueOutcome {
     /// The arrival was stored.
     pub accepted: bool,
     /// The arrival was stored and CE-marked (ECN threshold exceeded).
     pub marked: bool,
-    /// Packets dropped: the arrival itself (when not accepted), or buffered
-    /// packets pFabric pushed out to make room (empty almost always). They
-    /// are still in the pool; the caller counts and frees them.
-    pub dropped: Vec<(PacketId, DropReason)>,
 }
+
+/// Packets a discipline dropped in one `enqueue`, with the reasons.
+pub type Dropped = Vec<(PacketId, DropReason)>;
 
 impl EnqueueOutcome {
     fn stored(marked: bool) -> Self {
-        EnqueueOutcome { accepted: true, marked, dropped: Vec::new() }
+        EnqueueOutcome { accepted: true, marked }
     }
-    fn rejected(p: PacketId, why: DropReason) -> Self {
-        EnqueueOutcome { accepted: false, marked: false, dropped: vec![(p, why)] }
+    /// Rejects arrival `p`, listing it in `dropped`.
+    fn rejected(p: PacketId, why: DropReason, dropped: &mut Dropped) -> Self {
+        dropped.push((p, why));
+        EnqueueOutcome { accepted: false, marked: false }
     }
 }
 
@@ -64,15 +70,16 @@ pub enum Queue {
 }
 
 impl Queue {
-    /// Offers arriving packet `p` (in `pool`) to the queue, which may mark it.
-    /// Always inlined (for speed: the simulation calls it at every queued
-    /// hop, and pFabric's common case is a few instructions).
+    /// Offers arriving packet `p` (in `pool`) to the queue, which may mark
+    /// it; packets it drops are appended to `dropped`. Always inlined (for
+    /// speed: the simulation calls it at every queued hop, and pFabric's
+    /// common case is a few instructions).
     #[inline(always)]
-    pub fn enqueue(&mut self, p: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+    pub fn enqueue(&mut self, p: PacketId, pool: &mut Packets, dropped: &mut Dropped) -> EnqueueOutcome {
         match self {
-            Queue::Fifo(q) => q.enqueue(p, pool),
-            Queue::StrictPriority(q) => q.enqueue(p, pool),
-            Queue::PFabric(q) => q.enqueue(p, pool),
+            Queue::Fifo(q) => q.enqueue(p, pool, dropped),
+            Queue::StrictPriority(q) => q.enqueue(p, pool, dropped),
+            Queue::PFabric(q) => q.enqueue(p, pool, dropped),
         }
     }
     /// Takes the next packet to transmit. Always inlined, like `enqueue`.
@@ -156,8 +163,9 @@ impl TestQueue {
     /// Offers `p`; the outcome lists the dropped packets themselves.
     pub fn enqueue(&mut self, p: crate::packet::Packet) -> TestOutcome {
         let id = self.pool.insert(p);
-        let o = self.q.enqueue(id, &mut self.pool);
-        let dropped = o.dropped.into_iter().map(|(d, why)| (self.pool.remove(d), why)).collect();
+        let mut dropped = Vec::new();
+        let o = self.q.enqueue(id, &mut self.pool, &mut dropped);
+        let dropped = dropped.into_iter().map(|(d, why)| (self.pool.remove(d), why)).collect();
         TestOutcome { accepted: o.accepted, marked: o.marked, dropped }
     }
     pub fn dequeue(&mut self) -> Option<crate::packet::Packet> {

@@ -22,7 +22,7 @@
 //! the next dequeue scan for it again (about two dequeues in three on the
 //! web search benchmark).
 
-use super::{DropReason, EnqueueOutcome};
+use super::{DropReason, Dropped, EnqueueOutcome};
 use crate::packet::{PacketId, Packets};
 
 /// A buffered packet as the scans see it.
@@ -110,17 +110,17 @@ impl PFabricQueue {
     /// Inlined into the caller, with the rare full-buffer case out of line
     /// (for speed: nearly every arrival finds room).
     #[inline]
-    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+    pub(super) fn enqueue(&mut self, id: PacketId, pool: &mut Packets, dropped: &mut Dropped) -> EnqueueOutcome {
         if self.bytes + pool.get(id).size as u64 <= self.limit {
             self.push(id, pool);
             return EnqueueOutcome::stored(false);
         }
-        self.enqueue_full(id, pool)
+        self.enqueue_full(id, pool, dropped)
     }
     /// `enqueue` when the arrival does not fit.
     #[cold]
     #[inline(never)]
-    fn enqueue_full(&mut self, id: PacketId, pool: &mut Packets) -> EnqueueOutcome {
+    fn enqueue_full(&mut self, id: PacketId, pool: &mut Packets, dropped: &mut Dropped) -> EnqueueOutcome {
         let (size, rank) = (pool.get(id).size as u64, pool.get(id).rank);
         let need = self.bytes + size - self.limit;
         // Victims: buffered packets strictly less urgent than the arrival,
@@ -135,14 +135,16 @@ impl PFabricQueue {
         }
         if freed < need {
             // The arrival is (one of) the least urgent: drop it.
-            return EnqueueOutcome::rejected(id, DropReason::LeastUrgent);
+            return EnqueueOutcome::rejected(id, DropReason::LeastUrgent, dropped);
         }
         self.best = UNKNOWN;
         let mut victims: Vec<usize> = order[..take].to_vec();
         victims.sort_unstable_by(|a, b| b.cmp(a)); // remove from the back first
-        let dropped = victims.into_iter().map(|i| (self.remove(i, pool), DropReason::LeastUrgent)).collect();
+        for i in victims {
+            dropped.push((self.remove(i, pool), DropReason::LeastUrgent));
+        }
         self.push(id, pool);
-        EnqueueOutcome { accepted: true, marked: false, dropped }
+        EnqueueOutcome::stored(false)
     }
     /// Inlined into the simulation's `start_tx` (for speed: one call less
     /// per queued hop).
