@@ -117,6 +117,9 @@ pub struct SwitchConfig {
     /// ACKs carry back at most what the port can give the flow now
     /// ([`PdqParams::ack_rechecks_rate`]).
     pub ack_rechecks_rate: bool,
+    /// Early Start counts K in the longer RTT of the finishing flow and the
+    /// flow it would start ([`PdqParams::early_start_longer_rtt`]).
+    pub early_start_longer_rtt: bool,
 }
 
 impl SwitchConfig {
@@ -135,6 +138,7 @@ impl SwitchConfig {
             paused_hold_place: p.paused_flows_hold_place,
             rate_control_rtt_with_queue: p.rate_control_rtt_with_queue,
             ack_rechecks_rate: p.ack_rechecks_rate,
+            early_start_longer_rtt: p.early_start_longer_rtt,
         }
     }
 }
@@ -204,8 +208,12 @@ impl PdqPort {
         let mut x = 0.0;
         let mut used = 0.0;
         let mut early = false;
+        // Early Start hides the next flow's start-up (its probe period and a
+        // round trip), so "within K RTTs" counts in the longer of the two
+        // flows' RTTs when configured so.
+        let cand_rtt = if cfg.early_start_longer_rtt { self.flows[index].rtt_ps } else { 0 };
         for e in &self.flows[..index] {
-            let left_rtts = e.expected_ns as f64 * 1000.0 / e.rtt_ps.max(1) as f64;
+            let left_rtts = e.expected_ns as f64 * 1000.0 / e.rtt_ps.max(cand_rtt).max(1) as f64;
             match cfg.early_start_k {
                 Some(k) if left_rtts < k && x < k => {
                     x += left_rtts;
@@ -876,6 +884,23 @@ mod tests {
             } else {
                 assert_eq!(d, Decision::Pause { newly: false }, "basic PDQ waits for the FIN");
             }
+        }
+    }
+
+    #[test]
+    fn early_start_counts_k_in_the_longer_rtt_of_the_two_flows() {
+        // Flow 1 (RTT 50 us) has 150 us left: 3 of its RTTs, 1.5 of flow 2's
+        // (RTT 100 us). Counted in the longer RTT, Early Start admits flow 2
+        // now; counted in flow 1's own, it waits.
+        for (longer, expect_early) in [(true, true), (false, false)] {
+            let c = SwitchConfig { early_start_longer_rtt: longer, ..cfg("es") };
+            let mut port = PdqPort::new(0, C, &c);
+            let mut h1 = PdqHeader { aux: 150_000, ..hdr(0.0) };
+            assert!(accepted(port.forward(1, &mut h1, 10 * MS, RTT / 2, us(0), &c)));
+            port.reverse(1, &mut h1, &c);
+            let mut h2 = hdr(50.0);
+            let d = port.forward(2, &mut h2, 20 * MS, RTT, us(1), &c);
+            assert_eq!(accepted(d), expect_early, "longer {longer}: {d:?}");
         }
     }
 
