@@ -96,25 +96,20 @@ const LAST: usize = FANOUTS.len() - 1;
 #[test]
 fn pdq_full_stays_within_5_points_of_optimal_as_flows_grow() {
     // PDQ section 5.2 (Figure 3a): PDQ(Full) stays close to the optimal
-    // scheduler as flows per query grow: within 5 points from 2 to 25
-    // flows (up to 11 on the paper's 12-server tree, 25 on the same tree
-    // with 13 hosts per ToR). Measured: 0.992 0.993 0.988 0.979 0.904
-    // against 0.992 1.000 0.988 0.983 0.933 at 2, 5, 8, 11, 25 flows.
+    // scheduler as flows per query grow: within 5 points from 2 to 50
+    // flows (up to 11 on the paper's 12-server tree, 25 and 50 on the same
+    // tree with 13 hosts per ToR). Measured: 0.992 0.990 0.985 0.977 0.909
+    // 0.793 against 0.992 1.000 0.988 0.983 0.933 0.839 at 2, 5, 8, 11,
+    // 25, 50 flows. (Seeds 4-7, not tested here: 0.977 0.926 0.815
+    // against 0.985 0.953 0.857 at 11, 25, 50.) With Early Termination's
+    // literal rule (`early_termination_rate_fraction` 1, no added RTT) 50
+    // flows meet 0.762, 7.7 points below.
     let schemes = [Scheme::Optimal, FULL, Scheme::Pdq("es_et"), Scheme::Pdq("es"), BASIC];
     let rows = sweep(&schemes);
     table(&schemes, &rows);
-    for (j, f) in FANOUTS.iter().enumerate().filter(|(_, &f)| f <= 25) {
+    for (j, f) in FANOUTS.iter().enumerate() {
         assert!(rows[0][j] - rows[1][j] <= 0.05, "{f} flows: PDQ(Full) {:.3} more than 5 points below optimal {:.3}", rows[1][j], rows[0][j]);
     }
-}
-
-#[test]
-#[ignore = "not reproduced yet: with 50 flows per query PDQ(Full) meets 0.770 of deadlines, the optimal scheduler 0.839 (6.9 points below)"]
-fn pdq_full_stays_within_5_points_of_optimal_with_50_flows() {
-    let schemes = [Scheme::Optimal, FULL];
-    let rows = sweep(&schemes);
-    table(&schemes, &rows);
-    assert!(rows[0][LAST] - rows[1][LAST] <= 0.05, "{} flows: PDQ(Full) {:.3} more than 5 points below optimal {:.3}", FANOUTS[LAST], rows[1][LAST], rows[0][LAST]);
 }
 
 #[test]

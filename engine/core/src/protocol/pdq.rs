@@ -120,9 +120,28 @@ pub struct SwitchConfig {
     /// Early Start counts K in the longer RTT of the finishing flow and the
     /// flow it would start ([`PdqParams::early_start_longer_rtt`]).
     pub early_start_longer_rtt: bool,
+    /// Early Termination's view of the NIC rate, as a fraction
+    /// ([`PdqParams::early_termination_rate_fraction`]).
+    pub et_rate_fraction: f64,
+    /// Round trips Early Termination adds while anything is left
+    /// ([`PdqParams::early_termination_rtts`]).
+    pub et_rtts: f64,
 }
 
 impl SwitchConfig {
+    /// Early Termination's estimate (PDQ section 3.3.2) of the earliest
+    /// time, ps, a flow that still has `expected_ps` of transmission at the
+    /// NIC rate can finish from `now_ps`: that time at
+    /// `et_rate_fraction` of the rate, plus the flow's RTT `rtt_ps` while
+    /// anything is left when configured so. A flow whose estimate is past
+    /// its deadline is terminated.
+    pub fn et_finish(&self, now_ps: u64, expected_ps: u64, rtt_ps: u64) -> u64 {
+        if expected_ps == 0 {
+            return now_ps;
+        }
+        let t = (expected_ps as f64 / self.et_rate_fraction) as u64;
+        now_ps.saturating_add(t).saturating_add((self.et_rtts * rtt_ps as f64) as u64)
+    }
     /// From the scenario's parameters.
     pub fn new(p: &PdqParams) -> Self {
         SwitchConfig {
@@ -139,6 +158,8 @@ impl SwitchConfig {
             rate_control_rtt_with_queue: p.rate_control_rtt_with_queue,
             ack_rechecks_rate: p.ack_rechecks_rate,
             early_start_longer_rtt: p.early_start_longer_rtt,
+            et_rate_fraction: p.early_termination_rate_fraction,
+            et_rtts: p.early_termination_rtts,
         }
     }
 }
@@ -265,7 +286,7 @@ impl PdqPort {
         self.flows.retain(|e| e.expires >= now || e.flow == flow);
         if cfg.early_termination && deadline != NO_DEADLINE {
             let t = now.ps();
-            let finish = t.saturating_add(h.aux as u64 * 1000);
+            let finish = cfg.et_finish(t, h.aux as u64 * 1000, rtt_ps);
             let paused = h.pauseby != 0;
             if t >= deadline || finish > deadline || (paused && deadline - t < rtt_ps) {
                 h.flags |= F::TERM;
@@ -537,15 +558,18 @@ impl Pdq {
         io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" });
     }
 
-    /// Sender-side Early Termination: the flow cannot finish in time even
-    /// at the NIC rate.
+    /// Sender-side Early Termination: the flow cannot finish in time, by
+    /// the switches' estimate ([`SwitchConfig::et_finish`]) of the time to
+    /// transmit the bytes not yet sent (and those in flight with
+    /// [`PdqParams::early_termination_counts_in_flight`]).
     fn hopeless(&self, flow: FlowId, now: SimTime) -> bool {
         let s = &self.senders[flow.idx()];
         if !self.p.early_termination || s.deadline == NO_DEADLINE {
             return false;
         }
-        let left = SimTime::from_ps((s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps * 1e12) as u64);
-        now.ps() >= s.deadline || (now + left).ps() > s.deadline
+        let bytes = if self.p.early_termination_counts_in_flight { s.sb.remaining_bytes() } else { s.sb.untransmitted_bytes() };
+        let left_ps = (bytes as f64 * 8.0 / self.nic_bps * 1e12) as u64;
+        now.ps() >= s.deadline || self.cfg.et_finish(now.ps(), left_ps, self.rtt(s).ps()) > s.deadline
     }
 
     fn on_ack(&mut self, p: Packet, h: PdqHeader, io: &mut Io<PdqTimer>) {
@@ -925,27 +949,48 @@ mod tests {
     }
 
     #[test]
+    fn early_termination_allows_for_the_rate_pdq_achieves_and_a_round_trip() {
+        // 0.95 ms of transmission left at the NIC rate, 1 ms to the deadline:
+        // feasible only at the full rate with no round trip to wait.
+        let t_left = 0.95 * MS as f64 / RTT as f64;
+        for (fraction, rtt, expect_term) in [(1.0, false, false), (0.8, false, true), (1.0, true, true), (0.8, true, true)] {
+            let c = SwitchConfig { et_rate_fraction: fraction, et_rtts: if rtt { 1.0 } else { 0.0 }, ..cfg("es_et") };
+            let mut port = PdqPort::new(0, C, &c);
+            let d = trip(&mut port, 1, hdr(t_left), MS, us(0), &c).0;
+            assert_eq!(d == Decision::Terminate, expect_term, "fraction {fraction}, rtt {rtt}: {d:?}");
+        }
+        // With 0.7 ms left the default estimate (0.78 ms + one 100 us RTT)
+        // still fits; nothing left to transmit adds no round trip.
+        let c = cfg("es_et");
+        assert_eq!((c.et_rate_fraction, c.et_rtts), (0.9, 1.0));
+        let mut port = PdqPort::new(0, C, &c);
+        assert!(accepted(trip(&mut port, 2, hdr(0.7 * MS as f64 / RTT as f64), MS, us(0), &c).0));
+        assert_eq!(c.et_finish(5, 0, RTT), 5);
+        assert_eq!(c.et_finish(0, 900, RTT), 1000 + RTT);
+    }
+
+    #[test]
     fn dampening_delays_a_second_acceptance() {
         for (variant, window) in [("full", Some(us(10))), ("es_et", None)] {
             let c = cfg(variant);
             assert_eq!(c.dampening, window);
             let mut port = PdqPort::new(0, C, &c);
             // Flows 1 and 2 wait, paused, behind flow 0.
-            assert!(accepted(trip(&mut port, 0, hdr(50.0), 5 * MS, us(0), &c).0));
+            assert!(accepted(trip(&mut port, 0, hdr(50.0), 10 * MS, us(0), &c).0));
             for f in [1, 2] {
-                assert_eq!(trip(&mut port, f, hdr(50.0), (10 + f as u64) * MS, us(1), &c).0, Decision::Pause { newly: true });
+                assert_eq!(trip(&mut port, f, hdr(50.0), (20 + f as u64) * MS, us(1), &c).0, Decision::Pause { newly: true });
             }
-            trip(&mut port, 0, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 5 * MS, us(20), &c);
+            trip(&mut port, 0, PdqHeader { flags: pdq_flags::FIN, ..hdr(0.0) }, 10 * MS, us(20), &c);
             // Flow 1 comes back, limited to half the link by its path.
             let half = PdqHeader { rate_bps: (C / 2.0) as f32, pauseby: port.tag, ..hdr(50.0) };
-            assert!(accepted(trip(&mut port, 1, half, 11 * MS, us(30), &c).0));
+            assert!(accepted(trip(&mut port, 1, half, 21 * MS, us(30), &c).0));
             // Half the link is free, but flow 2 waits out the window.
             let probe = PdqHeader { pauseby: port.tag, flags: pdq_flags::PROBE, ..hdr(50.0) };
-            let d = trip(&mut port, 2, probe, 12 * MS, us(31), &c).0;
+            let d = trip(&mut port, 2, probe, 22 * MS, us(31), &c).0;
             let later = Decision::Accept { rate: C / 2.0, newly: true, early_start: false };
             if window.is_some() {
                 assert_eq!(d, Decision::Pause { newly: false }, "within the dampening window");
-                assert_eq!(trip(&mut port, 2, probe, 12 * MS, us(41), &c).0, later, "after it");
+                assert_eq!(trip(&mut port, 2, probe, 22 * MS, us(41), &c).0, later, "after it");
             } else {
                 assert_eq!(d, later);
             }
