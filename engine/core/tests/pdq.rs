@@ -232,3 +232,18 @@ fn query_aggregation_with_more_flows_than_senders_spreads_them_evenly() {
         assert_eq!((*per.iter().max().unwrap(), *per.iter().min().unwrap()), (most, least), "fanout {fanout}: flows per sender {per:?}");
     }
 }
+
+#[test]
+fn bad_pdq_parameters_name_the_field() {
+    for (json, field) in [
+        (r#"{"name":"x","params":{"pdq":{"kappa":0}}}"#, "params.pdq.kappa"),
+        (r#"{"name":"x","params":{"pdq":{"rate_r":1.5}}}"#, "params.pdq.rate_r"),
+        (r#"{"name":"x","params":{"pdq":{"min_rate_fraction":1}}}"#, "params.pdq.min_rate_fraction"),
+        (r#"{"name":"x","params":{"pdq":{"early_termination_rate_fraction":0}}}"#, "params.pdq.early_termination_rate_fraction"),
+        (r#"{"name":"x","params":{"pdq":{"early_termination_rate_fraction":1.5}}}"#, "params.pdq.early_termination_rate_fraction"),
+        (r#"{"name":"x","params":{"pdq":{"early_termination_rtts":-1}}}"#, "params.pdq.early_termination_rtts"),
+    ] {
+        let e = Scenario::from_json(json).unwrap_err();
+        assert!(e.contains(field), "{json}: {e}");
+    }
+}
