@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::{load, run_ok};
+use common::{assert_rejected_naming, load, run_ok};
 use dcsim_core::ids::{FlowId, NodeId};
 use dcsim_core::net::topology::build;
 use dcsim_core::net::{Network, PortRole};
@@ -253,7 +253,8 @@ fn losses_are_recovered() {
 
 #[test]
 fn bad_parameters_are_rejected_naming_the_field() {
-    for (params, field) in [
+    assert_rejected_naming(
+        [
         (r#"{"epoch_slots":0}"#, "params.fastpass.epoch_slots"),
         (r#"{"epoch_slots":33}"#, "params.fastpass.epoch_slots"),
         (r#"{"buffer_bytes":100}"#, "params.fastpass.buffer_bytes"),
@@ -263,11 +264,9 @@ fn bad_parameters_are_rejected_naming_the_field() {
         (r#"{"retransmit_timeout_us":0}"#, "params.fastpass.retransmit_timeout_us"),
         (r#"{"epoch_guard_slots":-0.5}"#, "params.fastpass.epoch_guard_slots"),
         (r#"{"epoch_slot":8}"#, "epoch_slot"),
-    ] {
-        let json = format!(r#"{{"name":"x","protocol":"fastpass","params":{{"fastpass":{params}}}}}"#);
-        let e = Scenario::from_json(&json).unwrap_err();
-        assert!(e.contains(field), "{params}: {e}");
-    }
+        ]
+        .map(|(params, field)| (format!(r#"{{"name":"x","protocol":"fastpass","params":{{"fastpass":{params}}}}}"#), field)),
+    );
     let e = Scenario::from_json(r#"{"name":"x","params":{"fastpass":{"epoch_slots":0}}}"#).unwrap_err();
     assert_eq!(e, "params.fastpass.epoch_slots: must be at least 1, got 0");
 }

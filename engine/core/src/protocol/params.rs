@@ -943,6 +943,10 @@ fn non_negative(field: &str, v: f64) -> Result<(), String> {
 fn positive(field: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a positive number, got {v}")) }
 }
+/// `v` is in (0, 1] (a fraction that may not be zero).
+fn unit_fraction(field: &str, v: f64) -> Result<(), String> {
+    if v > 0.0 && v <= 1.0 { Ok(()) } else { Err(format!("params.{field}: must be in (0, 1], got {v}")) }
+}
 fn at_least(field: &str, v: u64, min: u64) -> Result<(), String> {
     if v >= min { Ok(()) } else { Err(format!("params.{field}: must be at least {min}, got {v}")) }
 }
@@ -954,9 +958,7 @@ fn dctcp_like(proto: &str, d: &DctcpParams) -> Result<(), String> {
     positive(&format!("{proto}.min_rto_us"), d.min_rto_us)?;
     positive(&format!("{proto}.max_rto_us"), d.max_rto_us)?;
     at_least(&format!("{proto}.dupack_threshold"), d.dupack_threshold as u64, 1)?;
-    if !(d.g > 0.0 && d.g <= 1.0) {
-        return Err(format!("params.{proto}.g: must be in (0, 1], got {}", d.g));
-    }
+    unit_fraction(&format!("{proto}.g"), d.g)?;
     if !(0.0..=1.0).contains(&d.initial_alpha) {
         return Err(format!("params.{proto}.initial_alpha: must be in [0, 1], got {}", d.initial_alpha));
     }
@@ -1016,14 +1018,10 @@ impl ProtocolParams {
         positive("pdq.probing_x", q.probing_x)?;
         non_negative("pdq.dampening_us", q.dampening_us)?;
         positive("pdq.rate_r", q.rate_r)?;
-        if q.rate_r > 1.0 {
-            return Err(format!("params.pdq.rate_r: must be in (0, 1], got {}", q.rate_r));
-        }
+        unit_fraction("pdq.rate_r", q.rate_r)?;
         positive("pdq.init_rtt_us", q.init_rtt_us)?;
         non_negative("pdq.early_termination_rtts", q.early_termination_rtts)?;
-        if !(q.early_termination_rate_fraction > 0.0 && q.early_termination_rate_fraction <= 1.0) {
-            return Err(format!("params.pdq.early_termination_rate_fraction: must be in (0, 1], got {}", q.early_termination_rate_fraction));
-        }
+        unit_fraction("pdq.early_termination_rate_fraction", q.early_termination_rate_fraction)?;
         if !(0.0..1.0).contains(&q.min_rate_fraction) {
             return Err(format!("params.pdq.min_rate_fraction: must be in [0, 1), got {}", q.min_rate_fraction));
         }

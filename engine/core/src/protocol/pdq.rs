@@ -422,6 +422,14 @@ struct Sender {
     rto_armed: Option<SimTime>,
 }
 
+impl Sender {
+    /// Payload bytes still to go: not yet transmitted, or with
+    /// `counts_in_flight` not yet acknowledged.
+    fn bytes_left(&self, counts_in_flight: bool) -> u64 {
+        if counts_in_flight { self.sb.remaining_bytes() } else { self.sb.untransmitted_bytes() }
+    }
+}
+
 /// PDQ hosts and switches.
 pub struct Pdq {
     p: PdqParams,
@@ -463,8 +471,7 @@ impl Pdq {
     fn header(&self, flow: FlowId, flags: u8) -> PdqHeader {
         let s = &self.senders[flow.idx()];
         // T_H: the time to transmit what is left (PDQ section 3.1).
-        let left = if self.p.expected_time_counts_in_flight { s.sb.remaining_bytes() } else { s.sb.untransmitted_bytes() };
-        let expected = left as f64 * 8.0 / self.nic_bps * 1e9;
+        let expected = s.bytes_left(self.p.expected_time_counts_in_flight) as f64 * 8.0 / self.nic_bps * 1e9;
         PdqHeader {
             rate_bps: self.nic_bps as f32,
             aux: t_ns(expected as u64),
@@ -567,8 +574,7 @@ impl Pdq {
         if !self.p.early_termination || s.deadline == NO_DEADLINE {
             return false;
         }
-        let bytes = if self.p.early_termination_counts_in_flight { s.sb.remaining_bytes() } else { s.sb.untransmitted_bytes() };
-        let left_ps = (bytes as f64 * 8.0 / self.nic_bps * 1e12) as u64;
+        let left_ps = (s.bytes_left(self.p.early_termination_counts_in_flight) as f64 * 8.0 / self.nic_bps * 1e12) as u64;
         now.ps() >= s.deadline || self.cfg.et_finish(now.ps(), left_ps, self.rtt(s).ps()) > s.deadline
     }
 

@@ -45,3 +45,13 @@ pub fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<
     });
     out.into_inner().unwrap().into_iter().map(|r| r.unwrap()).collect()
 }
+
+/// Asserts that each scenario text in `cases` is rejected with an error
+/// that names its field (the second of each pair).
+pub fn assert_rejected_naming<S: AsRef<str>>(cases: impl IntoIterator<Item = (S, &'static str)>) {
+    for (json, field) in cases {
+        let json = json.as_ref();
+        let e = Scenario::from_json(json).unwrap_err();
+        assert!(e.contains(field), "{json}: {e}");
+    }
+}
