@@ -249,6 +249,12 @@ impl PdqPort {
         (self.capacity - used, early)
     }
 
+    /// A rate smaller than the smallest grant ([`SwitchConfig::min_rate_fraction`]
+    /// of the link) is no grant: the flow is paused instead.
+    fn below_min_rate(&self, rate: f64, cfg: &SwitchConfig) -> bool {
+        rate < cfg.min_rate_fraction * self.link_bps
+    }
+
     /// The rate controller: C' = r C - q / (2 RTT), every two mean RTTs,
     /// RTT the flows' mean RTT (with this port's queueing delay when
     /// configured so). Returns the new C' when it changed.
@@ -323,7 +329,7 @@ impl PdqPort {
         };
         let (avail, early) = self.available(index, cfg);
         let mut rate = avail.min(h.rate_bps as f64);
-        if rate < cfg.min_rate_fraction * self.link_bps {
+        if self.below_min_rate(rate, cfg) {
             rate = 0.0;
         }
         let e = &mut self.flows[index];
@@ -370,7 +376,7 @@ impl PdqPort {
                 // may have been accepted since the forward packet passed.
                 let (avail, _) = self.available(i, cfg);
                 let rate = (h.rate_bps as f64).min(avail);
-                if rate < cfg.min_rate_fraction * self.link_bps {
+                if self.below_min_rate(rate, cfg) {
                     h.rate_bps = 0.0;
                     h.pauseby = self.tag;
                 } else {
