@@ -44,6 +44,7 @@ const MASK: u64 = BUCKETS as u64 - 1;
 const NIL: u32 = 0;
 
 /// A far-future event with its key (time, insertion sequence).
+#[derive(Clone)]
 struct Far<E> {
     key: (u64, u64),
     event: E,
@@ -77,6 +78,7 @@ struct Entry<E> {
 }
 
 /// A priority queue of events ordered by (time, insertion order).
+#[derive(Clone)]
 pub struct EventList<E> {
     /// First and last entry of each bucket (both `NIL` when empty). Bucket
     /// `b % BUCKETS` holds events of absolute bucket `b = time >> SHIFT`,

@@ -47,5 +47,5 @@ pub mod trace;
 pub mod units;
 pub mod workload;
 
-pub use run::{prepare, run, RunOptions, RunOutput, Runner};
+pub use run::{prepare, restore, run, RunOptions, RunOutput, Runner};
 pub use scenario::Scenario;

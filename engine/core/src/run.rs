@@ -88,14 +88,27 @@ pub trait Runner {
     fn set_trace(&mut self, on: bool);
     /// Ends the run (if not over) and summarizes it.
     fn finish(self: Box<Self>) -> RunOutput;
+    /// A snapshot of the whole run: clock, event list, ports, wires,
+    /// packets, protocol state, metrics and random streams, with an empty
+    /// trace buffer. The snapshot is itself a runner: continuing it gives
+    /// exactly what continuing this run would (see [`restore`]). Time
+    /// travel in the browser keeps these as checkpoints.
+    fn snapshot(&self) -> Box<dyn Runner>;
 }
 
+/// Restores a snapshot: a fresh runner that continues from the snapshot's
+/// state, leaving the snapshot itself untouched for later restores.
+pub fn restore(snapshot: &dyn Runner) -> Box<dyn Runner> {
+    snapshot.snapshot()
+}
+
+#[derive(Clone)]
 struct PacketLevel<P: Protocol> {
     sim: Simulation<P>,
     scenario: Scenario,
 }
 
-impl<P: Protocol> Runner for PacketLevel<P> {
+impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     fn run_events(&mut self, n: u64) -> bool {
         self.sim.run_events(n)
     }
@@ -156,11 +169,17 @@ impl<P: Protocol> Runner for PacketLevel<P> {
         let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events);
         RunOutput { summary, records: sim.records, counters: sim.counters, samples: sim.samples, stop }
     }
+    fn snapshot(&self) -> Box<dyn Runner> {
+        let mut copy = self.clone();
+        copy.sim.trace.drain();
+        Box::new(copy)
+    }
 }
 
 /// A flow-level scheduler: runs a whole workload at once.
 type FlowlevelFn = fn(&Network, FlowGenerator, SimTime) -> ideal::IdealRun;
 
+#[derive(Clone)]
 struct Flowlevel {
     /// The scheduler and its name in reports.
     scheduler: (FlowlevelFn, &'static str),
@@ -241,6 +260,9 @@ impl Runner for Flowlevel {
         let stop = if r.records.iter().all(|x| x.end.is_some() || x.terminated || x.background) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
         let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
+    }
+    fn snapshot(&self) -> Box<dyn Runner> {
+        Box::new(self.clone())
     }
 }
 

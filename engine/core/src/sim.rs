@@ -68,6 +68,7 @@ const WIRE_INLINE: usize = 2;
 /// packet put on a full ring goes to the overflow deque, and `spilled`
 /// says the deque is not empty (then the ring is full). Popping the ring
 /// refills it from the deque, so the ring always holds the oldest packets.
+#[derive(Clone)]
 #[repr(C, align(64))]
 struct Port {
     /// The port is sending until this time.
@@ -277,7 +278,9 @@ pub struct SimConfig {
     pub audit: bool,
 }
 
-/// A packet-level simulation running protocol `P`.
+/// A packet-level simulation running protocol `P`. Cloning it is a
+/// snapshot: the clone continues exactly as the original would.
+#[derive(Clone)]
 pub struct Simulation<P: Protocol> {
     now: SimTime,
     events: EventList<Event<P::Timer>>,

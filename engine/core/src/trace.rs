@@ -64,7 +64,7 @@ pub struct TraceEvent {
 }
 
 /// The trace buffer; the consumer drains it between slices of a run.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Trace {
     /// Whether events are recorded.
     pub enabled: bool,

@@ -108,6 +108,7 @@ pub enum FastpassTimer {
 }
 
 /// A source's state for one flow.
+#[derive(Clone)]
 struct Source {
     src: NodeId,
     dst: NodeId,
@@ -145,6 +146,7 @@ impl Source {
 }
 
 /// A receiver's record of one flow's packets.
+#[derive(Clone)]
 struct Receiver {
     got: Vec<u64>,
     count: u32,
@@ -208,6 +210,7 @@ pub struct SlotSend {
 }
 
 /// Fastpass: sources, receivers and the arbiter.
+#[derive(Clone)]
 pub struct Fastpass {
     p: FastpassParams,
     /// One timeslot: an MTU at the host link rate.

@@ -27,6 +27,7 @@ struct Active {
 }
 
 /// Result of an Ideal run.
+#[derive(Clone)]
 pub struct IdealRun {
     /// One record per flow.
     pub records: Vec<FlowRecord>,

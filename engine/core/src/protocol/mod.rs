@@ -97,7 +97,7 @@ impl<T> Io<'_, T> {
 }
 
 /// A transport protocol, with its end-host, switch and control-plane parts.
-pub trait Protocol {
+pub trait Protocol: Clone {
     /// The protocol's timer values (which flow, which timer).
     type Timer: Copy + std::fmt::Debug;
     /// True when [`Protocol::on_port_enqueue`] does something, so that

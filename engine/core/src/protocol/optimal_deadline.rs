@@ -96,6 +96,12 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
             }
         }
         events += 1;
+        // Records by flow id (a batch's flows have consecutive ids; grouped
+        // by destination below they would not be in id order).
+        for f in &batch {
+            debug_assert_eq!(f.id.idx(), records.len());
+            records.push(FlowRecord::new(f));
+        }
         let mut dsts: Vec<u32> = batch.iter().map(|f| f.dst.0).collect();
         dsts.sort_unstable();
         dsts.dedup();
@@ -113,9 +119,6 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
             let start = link_free[d as usize].max(now);
             let kept = moore_hodgson(&jobs, start);
             let mut t = start;
-            for f in &flows {
-                records.push(FlowRecord::new(f));
-            }
             for &i in &kept {
                 t += jobs[i].p;
                 let f = flows[i];

@@ -295,6 +295,7 @@ impl From<FlowId> for PaseTimer {
 
 /// PASE as one [`Protocol`]: the end hosts (a window transport with PASE's
 /// rate control) and every arbitrator.
+#[derive(Clone)]
 pub struct Pase {
     p: PaseParams,
     /// The end hosts' senders and receivers.

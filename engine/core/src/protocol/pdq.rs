@@ -406,6 +406,7 @@ enum State {
     Over,
 }
 
+#[derive(Clone)]
 struct Sender {
     src: NodeId,
     dst: NodeId,
@@ -437,6 +438,7 @@ impl Sender {
 }
 
 /// PDQ hosts and switches.
+#[derive(Clone)]
 pub struct Pdq {
     p: PdqParams,
     cfg: SwitchConfig,

@@ -75,7 +75,7 @@ struct Token {
 }
 
 /// Source side of one flow.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Source {
     src: NodeId,
     dst: NodeId,
@@ -97,7 +97,7 @@ struct Source {
 }
 
 /// Destination side of one flow.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Sink {
     src: NodeId,
     pkts: u32,
@@ -191,7 +191,7 @@ impl Sink {
 }
 
 /// Per-host state: its sending and receiving flows and its two pacers.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Host {
     /// Flows this host sends that are not yet acknowledged.
     sending: Vec<FlowId>,
@@ -225,6 +225,7 @@ fn scaled(mtu: SimTime, k: f64) -> SimTime {
 
 /// The parameters' durations per host, computed once (they are read on
 /// every token and every data packet).
+#[derive(Clone)]
 struct HostTimes {
     token_interval: Vec<SimTime>,
     downgrade: Vec<SimTime>,
@@ -237,6 +238,7 @@ struct HostTimes {
 }
 
 /// pHost over `strict_priority` ports.
+#[derive(Clone)]
 pub struct Phost {
     p: PhostParams,
     /// Per host, the time one MTU takes on its NIC.

@@ -42,6 +42,7 @@ pub enum RcpTimer {
     Port(PortId),
 }
 
+#[derive(Clone)]
 struct Sender {
     src: NodeId,
     dst: NodeId,
@@ -145,6 +146,7 @@ impl D3Port {
 }
 
 /// RCP hosts and switches.
+#[derive(Clone)]
 pub struct Rcp {
     p: RcpParams,
     /// D3 instead of RCP: per-port allocations (None for RCP).

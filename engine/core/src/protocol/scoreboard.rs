@@ -11,7 +11,7 @@ const ACKED: u8 = 2;
 const LOST: u8 = 3;
 
 /// Per-packet sender state of one flow.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Scoreboard {
     size: u64,
     n: u32,

@@ -249,7 +249,7 @@ pub fn l2dct_weight(cfg: &WindowConfig, bytes_sent: u64) -> f64 {
 }
 
 /// Sender state of one flow.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Sender {
     src: NodeId,
     dst: NodeId,
@@ -295,7 +295,7 @@ pub struct Sender {
 
 /// Receiver state of one flow: which packets arrived, and the cumulative
 /// ACK point. Shared by every transport that acknowledges each packet.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Receiver {
     n: u32,
     got: Vec<u64>,
@@ -332,6 +332,7 @@ impl Receiver {
 }
 
 /// The window-based transports as one [`Protocol`].
+#[derive(Clone)]
 pub struct WindowTransport {
     cfg: WindowConfig,
     /// Sender state, indexed by flow id.

@@ -253,6 +253,7 @@ pub struct FlowSpec {
     pub background: bool,
 }
 
+#[derive(Clone)]
 enum Sizes {
     Cdf(Cdf),
     Uniform(u64, u64),
@@ -439,6 +440,7 @@ impl WorkloadSpec {
 }
 
 /// Produces the flows of a run, in arrival order.
+#[derive(Clone)]
 pub struct FlowGenerator {
     spec: WorkloadSpec,
     sizes: Sizes,
