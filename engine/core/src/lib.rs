@@ -27,6 +27,8 @@
 //!   stability check; the structured event stream the browser animates.
 //! * [`scenario`], [`run`]: scenario files and the one entry point that
 //!   turns a scenario into results.
+//! * [`timeline`]: time travel, a run with checkpoints (snapshots) so any
+//!   simulated time is one checkpoint interval of replay away.
 //!
 //! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
 
@@ -42,6 +44,7 @@ pub mod rng;
 pub mod run;
 pub mod scenario;
 pub mod sim;
+pub mod timeline;
 pub mod slab;
 pub mod trace;
 pub mod units;

@@ -66,6 +66,9 @@ pub trait Runner {
     /// Runs until simulated time `t` (events at `t` included); false once
     /// the run is over.
     fn run_until(&mut self, t: SimTime) -> bool;
+    /// Runs until simulated time `t` (events at `t` included) or at most
+    /// `max` events; false once the run is over.
+    fn run_until_max(&mut self, t: SimTime, max: u64) -> bool;
     /// Time of the next pending event (None once nothing is pending).
     fn next_event_time(&self) -> Option<SimTime>;
     /// Completed flows in completion order.
@@ -132,6 +135,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     }
     fn run_until(&mut self, t: SimTime) -> bool {
         self.sim.run_until(t)
+    }
+    fn run_until_max(&mut self, t: SimTime, max: u64) -> bool {
+        self.sim.run_until_max(t, max)
     }
     fn next_event_time(&self) -> Option<SimTime> {
         if self.sim.stopped().is_some() { None } else { self.sim.next_event_time() }
@@ -207,6 +213,9 @@ impl Runner for Flowlevel {
         false
     }
     fn run_until(&mut self, _t: SimTime) -> bool {
+        self.run_events(0)
+    }
+    fn run_until_max(&mut self, _t: SimTime, _max: u64) -> bool {
         self.run_events(0)
     }
     fn next_event_time(&self) -> Option<SimTime> {

@@ -493,6 +493,22 @@ impl<P: Protocol> Simulation<P> {
         self.stopped.is_none()
     }
 
+    /// Runs until simulated time `t` (events at `t` included), the end, or
+    /// `max` events, whichever comes first; true while the run goes on.
+    pub fn run_until_max(&mut self, t: SimTime, max: u64) -> bool {
+        let mut left = max;
+        while self.stopped.is_none() && left > 0 {
+            match self.events.peek_time() {
+                Some(next) if next <= t => {
+                    self.step();
+                    left -= 1;
+                }
+                _ => break,
+            }
+        }
+        self.stopped.is_none()
+    }
+
     /// Runs to the end.
     pub fn run(&mut self) -> StopReason {
         while self.step() {}

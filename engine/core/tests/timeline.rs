@@ -1,0 +1,114 @@
+//! The time-travel timeline (issue 16): seeking anywhere, backwards or
+//! forwards, lands on exactly the state the uninterrupted run had at that
+//! time, and the checkpoints stay within their memory budget (measured by
+//! a counting allocator, as the browser binding measures them).
+
+mod common;
+
+use common::load;
+use dcsim_core::report::flows_csv;
+use dcsim_core::scenario::ProtocolName;
+use dcsim_core::timeline::{Timeline, TimelineConfig};
+use dcsim_core::units::SimTime;
+use dcsim_core::{prepare, RunOptions, Runner, Scenario};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Live heap bytes of this test binary.
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size(), Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        LIVE.fetch_add(n, Relaxed);
+        LIVE.fetch_sub(l.size(), Relaxed);
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn live() -> usize {
+    LIVE.load(Relaxed)
+}
+
+/// What identifies a state: clock, events, completions, buffers.
+fn fingerprint(r: &dyn Runner) -> (u64, u64, Vec<u32>, Vec<u64>) {
+    (r.now().ps(), r.events(), r.completion_order().iter().map(|f| f.0).collect(), r.queue_bytes())
+}
+
+fn scenario(p: ProtocolName, flows: u64) -> Scenario {
+    let mut s = load("websearch-leaf-spine");
+    s.workload.flows = flows;
+    s.protocol = p;
+    s
+}
+
+#[test]
+fn seeking_anywhere_lands_on_the_uninterrupted_state() {
+    for p in [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Dctcp] {
+        let s = scenario(p, 400);
+        let end = prepare(&s, RunOptions::default()).unwrap().finish();
+        let end_ps = (end.summary.sim_time_us * 1e6) as u64;
+        let cfg = TimelineConfig { interval_events: 200_000, ..TimelineConfig::default() };
+        let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), cfg, Some(live));
+        while tl.explore(100_000) {}
+        assert!(tl.stats().explored_all && tl.stats().coarse > 3, "{}: {:?}", p.as_str(), tl.stats());
+        // Times in a scrambled order, backwards and forwards, some equal
+        // to event times and the two ends.
+        let mut times: Vec<u64> = (0..12u64).map(|k| (k * 7 % 12) * end_ps / 11).collect();
+        times.extend([end_ps / 3, end_ps / 3 - 1, 0]);
+        for t in times {
+            let t = SimTime::from_ps(t);
+            tl.seek(t);
+            let mut fresh = prepare(&s, RunOptions::default()).unwrap();
+            fresh.run_until(t);
+            assert_eq!(fingerprint(tl.run()), fingerprint(&*fresh), "{}: seek to {} ps", p.as_str(), t.ps());
+        }
+        // Continuing from a seek gives the uninterrupted results.
+        tl.seek(SimTime::from_ps(end_ps / 2));
+        assert_eq!(flows_csv(&tl.take_copy().finish().records), flows_csv(&end.records), "{}: finish after a seek", p.as_str());
+    }
+}
+
+#[test]
+fn stepping_back_uses_a_nearby_checkpoint() {
+    let s = scenario(ProtocolName::Pfabric, 400);
+    let cfg = TimelineConfig { interval_events: 1 << 40, ..TimelineConfig::default() };
+    let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), cfg, Some(live));
+    tl.set_trace(true);
+    let t = SimTime::from_us(3000);
+    let replayed = tl.seek(t);
+    assert!(replayed > 100_000, "the first seek replays from zero ({replayed} events)");
+    // One event back, then 10 us back: both from the fine checkpoint left
+    // `fine_span` (100 us) before the target, so at most that much replay.
+    let now = tl.run().now();
+    let back = tl.seek(SimTime::from_ps(now.ps() - 1));
+    let back2 = tl.seek(t - SimTime::from_us(10));
+    assert!(back < replayed / 10 && back2 < replayed / 10, "step back replayed {back} and {back2} events (first seek {replayed})");
+    assert!(tl.run().now() < now);
+}
+
+#[test]
+fn checkpoints_stay_within_the_budget() {
+    let s = scenario(ProtocolName::Pfabric, 1500);
+    let budget = 24 << 20;
+    let cfg = TimelineConfig { interval_events: 50_000, budget_bytes: budget, ..TimelineConfig::default() };
+    let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), cfg, Some(live));
+    let mut peak = 0;
+    while tl.explore(50_000) {
+        peak = peak.max(tl.stats().bytes);
+    }
+    let st = tl.stats();
+    assert!(st.bytes > 0, "the allocator measured the checkpoints");
+    assert!(peak <= budget, "checkpoints held {peak} bytes, budget {budget}");
+    assert!(st.interval_events > 50_000, "the grid was thinned: {st:?}");
+    assert!(st.coarse >= 4, "still several checkpoints: {st:?}");
+}
