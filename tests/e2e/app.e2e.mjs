@@ -236,6 +236,48 @@ try {
     assert(text === native.flowsCsv, 'the CSV differs from dcsim run --flows-csv');
   });
 
+  await check('time travel on the 10,000-flow default: 20 random seeks (median <= 300 ms), step back (<= 100 ms), each landing on the run\'s state', async () => {
+    // Flows completed by time t, from `dcsim run`'s per-flow CSV.
+    const ends = native.flowsCsv.trimEnd().split('\n').slice(1).map((l) => Number(l.split(',')[5])).filter((x) => Number.isFinite(x));
+    const endUs = native.summary.sim_time_us;
+    const doneBy = (us) => ends.filter((e) => e <= us).length;
+    const shownDone = async () => Number(((await page.getByTestId('progress-pfabric').textContent()) ?? '').split('/')[0]);
+    let rng = 12345;
+    const rand = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const walls = [];
+    const engineMs = [];
+    for (let k = 0; k < 20; k++) {
+      const us = Math.round(rand() * endUs * 1000) / 1000 + 0.0005;
+      const before = await page.getByTestId('status').textContent();
+      await setField(page, 'seek-input', us);
+      const t0 = Date.now();
+      await page.getByTestId('seek').click();
+      await page.waitForFunction((b) => { const t = document.querySelector('[data-testid="status"]')?.textContent ?? ''; return t !== b && /^at t = /.test(t); }, before, { timeout: 30_000, polling: 'raf' });
+      walls.push(Date.now() - t0);
+      engineMs.push(Number(/time travel: (\d+) ms/.exec(await page.getByTestId('status').textContent())[1]));
+      const got = await shownDone();
+      assert(got === doneBy(us), `after seeking to ${us} us the page shows ${got} flows done, dcsim run completed ${doneBy(us)} by then`);
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const memory = Number(await page.getByTestId('checkpoint-memory').getAttribute('data-bytes'));
+    // Step back: one event and one RTT from where the last seek landed.
+    const clock = async () => (await page.getByTestId('clock').getAttribute('data-ps')) ?? '';
+    const backs = [];
+    for (const id of ['step-back-event', 'step-back-rtt', 'step-back-event']) {
+      const c0 = await clock();
+      const t0 = Date.now();
+      await page.getByTestId(id).click();
+      await page.waitForFunction((c) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-ps') !== c && /stepped back/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), c0, { timeout: 30_000, polling: 'raf' });
+      backs.push(Date.now() - t0);
+      assert(Number(await clock()) < Number(c0), `${id}: the clock went from ${c0} to ${await clock()} ps`);
+    }
+    metrics.time_travel = { seeks_ms: walls, seek_median_ms: median(walls), seek_max_ms: Math.max(...walls), engine_median_ms: median(engineMs), step_back_ms: backs, checkpoint_bytes: memory };
+    await page.screenshot({ path: join(out, '03b-time-travel-scrubber.png') });
+    assert(median(walls) <= 300, `seek median ${median(walls)} ms > 300 ms (${walls.join(', ')})`);
+    assert(Math.max(...backs) <= 100, `step back took ${backs.join(', ')} ms (> 100 ms)`);
+    assert(memory > 0 && memory <= 256 * 2 ** 20, `checkpoints hold ${memory} bytes`);
+  });
+
   const small = { ...defaultScenario, seed: 5, workload: { ...defaultScenario.workload, flows: 300 } };
   let sharedUrl;
   let firstShared;

@@ -10,6 +10,7 @@ import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './l
 import { LessonPanel } from './lessons/LessonPanel';
 import { SweepPanel } from './sweep/SweepPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
+import { Scrubber } from './controls/Scrubber';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
 import { PortInspector } from './views/PortInspector';
@@ -135,6 +136,7 @@ export function App() {
         s={s}
       />
       <Transport c={conductor} s={s} />
+      <Scrubber c={conductor} s={s} />
       <div className="status" data-testid="status">
         {s.status}
         {s.fullSpeedWallMs !== null && allDone && (

@@ -33,6 +33,7 @@
 //! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
 
 pub mod event;
+pub mod heap;
 pub mod ids;
 pub mod metrics;
 pub mod net;

@@ -228,8 +228,9 @@ impl Timeline {
             return false;
         }
         let mut scout = match self.scout.take() {
-            Some(s) => s,
-            None => {
+            // The shown run went further than the scout: explore from there.
+            Some(s) if s.events() >= self.run.events() => s,
+            _ => {
                 let last = self.coarse.last().expect("the first checkpoint is never dropped");
                 let from = if self.run.events() > last.events { &*self.run } else { &*last.run };
                 let mut s = from.snapshot();
@@ -290,6 +291,12 @@ impl Timeline {
                 _ => break,
             }
         }
+    }
+
+    /// Changes the memory budget (thinning at once when over it).
+    pub fn set_budget(&mut self, bytes: usize) {
+        self.cfg.budget_bytes = bytes;
+        self.enforce_budget();
     }
 
     /// What the timeline holds now.

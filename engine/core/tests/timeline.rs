@@ -11,33 +11,10 @@ use dcsim_core::scenario::ProtocolName;
 use dcsim_core::timeline::{Timeline, TimelineConfig};
 use dcsim_core::units::SimTime;
 use dcsim_core::{prepare, RunOptions, Runner, Scenario};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use dcsim_core::heap::{live_bytes as live, CountingAllocator};
 
-/// Live heap bytes of this test binary.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Relaxed);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        LIVE.fetch_add(n, Relaxed);
-        LIVE.fetch_sub(l.size(), Relaxed);
-        unsafe { System.realloc(p, l, n) }
-    }
-}
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-fn live() -> usize {
-    LIVE.load(Relaxed)
-}
+static ALLOC: CountingAllocator = CountingAllocator;
 
 /// What identifies a state: clock, events, completions, buffers.
 fn fingerprint(r: &dyn Runner) -> (u64, u64, Vec<u32>, Vec<u64>) {

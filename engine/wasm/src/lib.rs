@@ -12,8 +12,21 @@ use dcsim_core::packet::PacketKind;
 use dcsim_core::report::{flows_csv, summary_csv};
 use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
-use dcsim_core::{prepare, RunOptions, RunOutput, Runner, Scenario};
+use dcsim_core::timeline::{Timeline, TimelineConfig};
+use dcsim_core::{prepare, RunOptions, RunOutput, Scenario};
+use dcsim_core::heap::{live_bytes, CountingAllocator};
 use wasm_bindgen::prelude::*;
+
+/// Counts live heap bytes, so that time travel can measure what each
+/// checkpoint holds and keep them within a budget.
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// Heap bytes the engine's module holds now (all engines of this worker).
+#[wasm_bindgen]
+pub fn heap_bytes() -> f64 {
+    live_bytes() as f64
+}
 
 /// Numbers per trace record: `[t_ps, kind, port, flow, seq, packet_kind,
 /// aux, priority]`; priority is what the port ranks a departing packet by
@@ -65,11 +78,17 @@ fn kind_code(k: PacketKind) -> f64 {
 }
 
 /// One run in the browser: created from a scenario, advanced in slices by
-/// the worker, finished into a summary and CSVs.
+/// the worker, finished into a summary and CSVs. The run lives in a
+/// [`Timeline`]: it keeps checkpoints, so [`Engine::seek`] goes to any
+/// time, backwards too, by restoring one and replaying at most one
+/// checkpoint interval.
 #[wasm_bindgen]
 pub struct Engine {
-    runner: Option<Box<dyn Runner>>,
+    timeline: Timeline,
     output: Option<RunOutput>,
+    /// The shown run is at its end (a seek back clears it; the output,
+    /// computed once, stays valid: runs are deterministic).
+    at_end: bool,
     scenario: Scenario,
     /// Completions already handed out by [`Engine::take_completions`].
     reported: usize,
@@ -106,7 +125,40 @@ impl Engine {
     pub fn new(scenario_json: &str, trace: bool) -> Result<Engine, JsError> {
         let scenario = Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e))?;
         let runner = prepare(&scenario, RunOptions { trace, audit: false }).map_err(|e| JsError::new(&e))?;
-        Ok(Engine { runner: Some(runner), output: None, scenario, reported: 0, trace_on: trace })
+        let mut timeline = Timeline::new(runner, TimelineConfig::default(), Some(live_bytes));
+        timeline.set_trace(trace);
+        Ok(Engine { timeline, output: None, at_end: false, scenario, reported: 0, trace_on: trace })
+    }
+
+    /// Sets the memory the checkpoints may hold, bytes (thinning them at
+    /// once when they hold more).
+    pub fn set_checkpoint_budget(&mut self, bytes: f64) {
+        self.timeline.set_budget(bytes.max(0.0) as usize);
+    }
+
+    /// Goes to the state after every event at or before `t_ps` (earlier or
+    /// later than now), from the nearest checkpoint. Completions are
+    /// reported again from the start by the next
+    /// [`Engine::take_completions`]; trace records cover the last stretch
+    /// before `t_ps` when tracing. Returns the events replayed.
+    pub fn seek(&mut self, t_ps: f64) -> f64 {
+        let t = SimTime::from_ps(t_ps.max(0.0) as u64);
+        let replayed = self.timeline.seek(t);
+        self.reported = 0;
+        self.at_end = self.timeline.run().next_event_time().is_none();
+        replayed as f64
+    }
+
+    /// Explores ahead for at most `max_events` events while the page is
+    /// idle, leaving checkpoints; true while there is more to explore.
+    pub fn explore(&mut self, max_events: f64) -> bool {
+        self.timeline.explore(max_events.max(0.0) as u64)
+    }
+
+    /// What time travel holds (checkpoints, bytes, budget, how far it has
+    /// explored), as JSON.
+    pub fn timeline_json(&self) -> String {
+        serde_json::to_string(&self.timeline.stats()).unwrap_or_default()
     }
 
     /// The scenario with every default filled in, as JSON.
@@ -116,10 +168,7 @@ impl Engine {
 
     /// The network (nodes, ports with rates and delays), as JSON.
     pub fn topology_json(&self) -> String {
-        match &self.runner {
-            Some(r) => serde_json::to_string(r.network()).unwrap_or_default(),
-            None => String::from("null"),
-        }
+        serde_json::to_string(self.timeline.run().network()).unwrap_or_default()
     }
 
     /// Whether the trace is recorded.
@@ -131,9 +180,7 @@ impl Engine {
     /// off discards records not yet taken.
     pub fn set_trace(&mut self, on: bool) {
         self.trace_on = on;
-        if let Some(r) = self.runner.as_mut() {
-            r.set_trace(on);
-        }
+        self.timeline.set_trace(on);
     }
 
     /// Advances the run by at most `max_events` events, stopping after the
@@ -141,22 +188,53 @@ impl Engine {
     /// right after a flow completes when `stop_on_completion` is set.
     /// Returns true while the run goes on.
     pub fn advance(&mut self, max_events: f64, until_ps: f64, stop_on_completion: bool) -> bool {
-        let Some(r) = self.runner.as_mut() else { return false };
+        if self.at_end {
+            return false;
+        }
+        let alive = self.advance_run(max_events, until_ps, stop_on_completion);
+        self.timeline.after_advance();
+        alive
+    }
+
+    fn advance_run(&mut self, max_events: f64, until_ps: f64, stop_on_completion: bool) -> bool {
+        let tl = &mut self.timeline;
         let until = if until_ps.is_finite() { SimTime::from_ps(until_ps.max(0.0) as u64) } else { SimTime::from_ps(u64::MAX) };
-        let done_before = r.completion_order().len();
         let mut left = max_events.max(0.0) as u64;
         if !until_ps.is_finite() && !stop_on_completion {
             // Full speed: whole chunks, no per-event checks here.
             const CHUNK: u64 = 1 << 16;
             while left > 0 {
                 let n = left.min(CHUNK);
-                if !r.run_events(n) {
+                if !tl.run_mut().run_events(n) {
                     return false;
                 }
+                tl.after_advance();
                 left -= n;
             }
             return true;
         }
+        if !stop_on_completion {
+            // Bounded in time: whole chunks up to `until`.
+            const CHUNK: u64 = 1 << 14;
+            while left > 0 {
+                let r = tl.run_mut();
+                let (before, n) = (r.events(), left.min(CHUNK));
+                if !r.run_until_max(until, n) {
+                    return false;
+                }
+                let ran = r.events() - before;
+                match r.next_event_time() {
+                    Some(t) if t > until => return true,
+                    None => return r.run_events(1),
+                    _ => {}
+                }
+                tl.after_advance();
+                left = left.saturating_sub(ran.max(1));
+            }
+            return true;
+        }
+        let r = tl.run_mut();
+        let done_before = r.completion_order().len();
         while left > 0 {
             match r.next_event_time() {
                 Some(t) if t > until => return true,
@@ -177,60 +255,47 @@ impl Engine {
 
     /// Simulated time now, picoseconds.
     pub fn now_ps(&self) -> f64 {
-        match (&self.runner, &self.output) {
-            (Some(r), _) => r.now().ps() as f64,
-            (None, Some(o)) => o.summary.sim_time_us * 1e6,
-            _ => 0.0,
-        }
+        self.timeline.run().now().ps() as f64
     }
 
     /// Time of the next pending event in picoseconds, or -1 when none.
     pub fn next_event_ps(&self) -> f64 {
-        self.runner.as_ref().and_then(|r| r.next_event_time()).map_or(-1.0, |t| t.ps() as f64)
+        self.timeline.run().next_event_time().map_or(-1.0, |t| t.ps() as f64)
     }
 
     /// Events processed so far.
     pub fn events(&self) -> f64 {
-        match (&self.runner, &self.output) {
-            (Some(r), _) => r.events() as f64,
-            (None, Some(o)) => o.summary.events as f64,
-            _ => 0.0,
-        }
+        self.timeline.run().events() as f64
     }
 
     /// `[completed flows, total flows]`.
     pub fn progress(&self) -> Vec<f64> {
-        match (&self.runner, &self.output) {
-            (Some(r), _) => {
-                let (d, t) = r.progress();
-                vec![d as f64, t as f64]
-            }
-            (None, Some(o)) => vec![o.summary.completed as f64, o.summary.flows as f64],
-            _ => vec![0.0, 0.0],
-        }
+        let (d, t) = self.timeline.run().progress();
+        vec![d as f64, t as f64]
     }
 
     /// Bytes buffered at each port now, indexed by port id.
     pub fn queue_bytes(&self) -> Vec<f64> {
-        self.runner.as_ref().map_or_else(Vec::new, |r| r.queue_bytes().into_iter().map(|b| b as f64).collect())
+        self.timeline.run().queue_bytes().into_iter().map(|b| b as f64).collect()
     }
 
     /// Bytes buffered per sub-queue of one port.
     pub fn subqueue_bytes(&self, port: u32) -> Vec<f64> {
-        match &self.runner {
-            Some(r) if (port as usize) < r.network().ports.len() => r.subqueue_bytes(PortId(port)).into_iter().map(|b| b as f64).collect(),
-            _ => Vec::new(),
+        let r = self.timeline.run();
+        if (port as usize) < r.network().ports.len() {
+            r.subqueue_bytes(PortId(port)).into_iter().map(|b| b as f64).collect()
+        } else {
+            Vec::new()
         }
     }
 
     /// The packets buffered at one port, [`PACKET_WIDTH`] numbers each.
     pub fn port_packets(&self, port: u32) -> Vec<f64> {
         let mut v = Vec::new();
-        if let Some(r) = &self.runner {
-            if (port as usize) < r.network().ports.len() {
-                for p in r.port_packets(PortId(port)) {
-                    v.extend_from_slice(&[p.flow.0 as f64, p.seq as f64, kind_code(p.kind), p.rank as f64, p.size as f64, p.class as f64]);
-                }
+        let r = self.timeline.run();
+        if (port as usize) < r.network().ports.len() {
+            for p in r.port_packets(PortId(port)) {
+                v.extend_from_slice(&[p.flow.0 as f64, p.seq as f64, kind_code(p.kind), p.rank as f64, p.size as f64, p.class as f64]);
             }
         }
         v
@@ -240,11 +305,7 @@ impl Engine {
     /// deadline, tenant; times in picoseconds) with its FCT and slowdown
     /// when complete, or "null" for a flow that has not arrived.
     pub fn flow_json(&self, flow: u32) -> String {
-        let records = match (&self.runner, &self.output) {
-            (Some(r), _) => r.records(),
-            (None, Some(o)) => &o.records[..],
-            _ => return String::from("null"),
-        };
+        let records = self.timeline.run().records();
         match records.get(flow as usize) {
             Some(rec) => serde_json::json!({
                 "record": rec,
@@ -259,8 +320,7 @@ impl Engine {
     /// Takes the trace recorded since the last call, [`TRACE_WIDTH`]
     /// numbers per record (see [`trace_code`]).
     pub fn take_trace(&mut self) -> Vec<f64> {
-        let Some(r) = self.runner.as_mut() else { return Vec::new() };
-        let evs = r.drain_trace();
+        let evs = self.timeline.run_mut().drain_trace();
         let mut v = Vec::with_capacity(evs.len() * TRACE_WIDTH);
         for e in evs {
             let t = e.t_ps as f64;
@@ -298,10 +358,8 @@ impl Engine {
     /// Takes the flows completed since the last call, in completion order,
     /// [`FLOW_WIDTH`] numbers each.
     pub fn take_completions(&mut self) -> Vec<f64> {
-        let (order, records) = match (&self.runner, &self.output) {
-            (Some(r), _) => (r.completion_order().to_vec(), r.records()),
-            _ => return Vec::new(),
-        };
+        let r = self.timeline.run();
+        let (order, records) = (r.completion_order(), r.records());
         let new = &order[self.reported.min(order.len())..];
         let mut v = Vec::with_capacity(new.len() * FLOW_WIDTH);
         for f in new {
@@ -313,17 +371,25 @@ impl Engine {
         v
     }
 
-    /// Whether the run has been finished into a summary.
+    /// Whether the shown run is at its end with its summary made (a seek
+    /// back makes it false again; the summary stays).
     pub fn finished(&self) -> bool {
-        self.output.is_some()
+        self.at_end && self.output.is_some()
     }
 
     /// Runs to the end (if not there) and returns the summary as JSON (the
-    /// same object `dcsim run --json` prints). Completions not yet taken
-    /// stay available until this call.
+    /// same object `dcsim run --json` prints). The run stays in the
+    /// timeline, so seeking back after the end still works.
     pub fn finish(&mut self) -> String {
-        if let Some(r) = self.runner.take() {
-            self.output = Some(r.finish());
+        if !self.at_end {
+            const CHUNK: u64 = 1 << 16;
+            while self.timeline.run_mut().run_events(CHUNK) {
+                self.timeline.after_advance();
+            }
+            self.at_end = true;
+        }
+        if self.output.is_none() {
+            self.output = Some(self.timeline.take_copy().finish());
         }
         self.output.as_ref().map(|o| serde_json::to_string(&o.summary).unwrap_or_default()).unwrap_or_default()
     }

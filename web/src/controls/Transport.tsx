@@ -13,7 +13,9 @@ export const SPEED_MAX = 1e11;
 export const SHORTCUTS: Record<string, string> = {
   ' ': 'play / pause',
   ArrowRight: 'step one event',
+  ArrowLeft: 'step back one event',
   r: 'step one RTT',
+  b: 'step back one RTT',
   c: 'run to the next flow completion',
   f: 'full speed to the end',
   '0': 'restart',
@@ -26,7 +28,8 @@ export const SHORTCUTS: Record<string, string> = {
 export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
   const [seekUs, setSeekUs] = useState('');
   const busy = !s.loaded || s.seeking;
-  const done = s.runs.length > 0 && s.runs.every((r) => r.summary);
+  // At the end: every run finished and none rewound (a seek back makes them run again).
+  const done = s.runs.length > 0 && s.runs.every((r) => r.summary && !r.running);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -41,8 +44,14 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
         case 'ArrowRight':
           c.stepEvent();
           break;
+        case 'ArrowLeft':
+          c.stepBack();
+          break;
         case 'r':
           c.stepRtt();
+          break;
+        case 'b':
+          c.stepBackRtt();
           break;
         case 'c':
           c.nextCompletion();
@@ -121,11 +130,11 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
         }}
       >
         <input id="seek-input" data-testid="seek-input" placeholder="seek to µs (g)" value={seekUs} onChange={(e) => setSeekUs(e.target.value)} size={12} />
-        <button type="submit" disabled={busy} data-testid="seek">
+        <button type="submit" disabled={busy} data-testid="seek" title="go to this time, earlier or later (time travel: from the nearest checkpoint)">
           Seek
         </button>
       </form>
-      <span className="clock" data-testid="clock">
+      <span className="clock" data-testid="clock" data-ps={String(s.displayPs)} title={`${(s.displayPs / 1e6).toFixed(6)} µs`}>
         t = {fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
       </span>
     </div>

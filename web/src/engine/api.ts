@@ -117,9 +117,35 @@ export interface FlowInfo {
   slowdown: number | null;
 }
 
-/** One slice of a run, sent by the worker after each `advance`. */
+/** What time travel holds in one worker (engine `TimelineStats`). */
+export interface TimelineStats {
+  /** Coarse checkpoints (one per `interval_events` events). */
+  coarse: number;
+  /** Fine checkpoints (recent, for stepping back). */
+  fine: number;
+  /** Bytes the checkpoints hold. */
+  bytes: number;
+  budget_bytes: number;
+  interval_events: number;
+  /** Simulated picoseconds up to which checkpoints exist. */
+  explored_ps: number;
+  /** The worker has explored the whole run (explored_ps is its end). */
+  explored_all: boolean;
+}
+
+/** One slice of a run, sent by the worker after each `advance` or `seek`. */
 export interface Frame {
   type: 'frame';
+  /**
+   * The run went to another time (a seek): `completions` holds every flow
+   * completed so far, and the trace the last stretch before `nowPs`; the
+   * page rebuilds the run's state from this frame instead of adding it.
+   */
+  reset: boolean;
+  /** Events a seek replayed from its checkpoint (0 for other frames). */
+  replayed: number;
+  /** Checkpoints and exploration (time travel). */
+  timeline: TimelineStats;
   /** Simulated time now, picoseconds. */
   nowPs: number;
   /** Time of the next pending event (-1 when none). */
@@ -157,8 +183,11 @@ export interface AdvanceRequest {
 
 /** Messages from the page to a worker. */
 export type WorkerRequest =
-  | { type: 'load'; scenario: unknown; trace: boolean }
+  /** `budgetBytes`: memory the worker's checkpoints may hold. */
+  | { type: 'load'; scenario: unknown; trace: boolean; budgetBytes?: number }
   | AdvanceRequest
+  /** Go to the state after every event at or before `tPs` (time travel; any direction). */
+  | { type: 'seek'; tPs: number }
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
   | { type: 'flow'; flow: number }
@@ -169,6 +198,8 @@ export type WorkerResponse =
   | { type: 'loaded'; topology: Topology; scenario: Record<string, unknown> }
   | Frame
   | { type: 'finished'; summary: Summary; flowsCsv: string; summaryCsv: string; wallMs: number }
+  /** The worker explored further ahead while idle (time travel's checkpoints). */
+  | { type: 'explored'; timeline: TimelineStats }
   /** Answer to a `flow` request: null when the flow has not arrived yet. */
   | { type: 'flow'; flow: number; info: FlowInfo | null }
   | { type: 'error'; message: string; during: WorkerRequest['type'] | 'init' };

@@ -48,7 +48,7 @@ export class SimClient {
 
   /** Sends a request. */
   send(req: WorkerRequest) {
-    if (req.type === 'advance' || req.type === 'finish') this.busy = true;
+    if (req.type === 'advance' || req.type === 'finish' || req.type === 'seek') this.busy = true;
     this.worker.postMessage(req);
   }
 

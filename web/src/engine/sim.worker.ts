@@ -24,7 +24,7 @@ function fail(e: unknown, during: WorkerRequest['type'] | 'init') {
   post({ type: 'error', message, during });
 }
 
-function frame(wallMs: number): Frame {
+function frame(wallMs: number, reset = false, replayed = 0): Frame {
   const e = engine!;
   let trace = new Float64Array(e.take_trace());
   let traceDropped = 0;
@@ -37,6 +37,9 @@ function frame(wallMs: number): Frame {
   const nextPs = e.next_event_ps();
   return {
     type: 'frame',
+    reset,
+    replayed,
+    timeline: JSON.parse(e.timeline_json()),
     nowPs: e.now_ps(),
     nextPs,
     events: e.events(),
@@ -91,8 +94,44 @@ function advance(req: AdvanceRequest) {
   if (!alive) finish(wall);
 }
 
+/** Events per exploration slice (about 10-20 ms of work). */
+const EXPLORE_EVENTS = 150_000;
+/** Explore only after the page has asked nothing for this long, ms. */
+const EXPLORE_QUIET_MS = 30;
+let lastRequest = 0;
+let exploring = false;
+
+/**
+ * Time travel: while the page is idle the worker explores the run ahead in
+ * small slices (a copy of the run, trace off), leaving checkpoints, so a
+ * later seek anywhere replays at most one checkpoint interval. Any request
+ * from the page comes first: slices run from timers, between messages.
+ */
+function scheduleExplore() {
+  if (exploring || !engine) return;
+  exploring = true;
+  setTimeout(exploreSlice, EXPLORE_QUIET_MS);
+}
+
+function exploreSlice() {
+  exploring = false;
+  const e = engine;
+  if (!e) return;
+  if (performance.now() - lastRequest < EXPLORE_QUIET_MS) return scheduleExplore();
+  let more = false;
+  try {
+    more = e.explore(EXPLORE_EVENTS);
+  } catch (err) {
+    fail(err, 'seek');
+    return;
+  }
+  post({ type: 'explored', timeline: JSON.parse(e.timeline_json()) });
+  if (more) scheduleExplore();
+}
+
 self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
+  lastRequest = performance.now();
   try {
     ready ??= init({ module_or_path: wasmUrl });
     await ready;
@@ -106,7 +145,18 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
         engine?.free();
         engine = null;
         engine = new Engine(JSON.stringify(req.scenario), req.trace);
+        if (req.budgetBytes !== undefined) engine.set_checkpoint_budget(req.budgetBytes);
         post({ type: 'loaded', topology: JSON.parse(engine.topology_json()), scenario: JSON.parse(engine.scenario_json()) });
+        break;
+      }
+      case 'seek': {
+        if (!engine) throw new Error('no scenario loaded');
+        const t0 = performance.now();
+        const replayed = engine.seek(req.tPs);
+        const wall = performance.now() - t0;
+        const f = frame(wall, true, replayed);
+        sendFrame(f);
+        if (!f.running) finish(wall);
         break;
       }
       case 'advance':
@@ -141,4 +191,7 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
   } catch (e) {
     fail(e, req.type);
   }
+  // Quiet time counts from the end of the work (a full-speed slice is long).
+  lastRequest = performance.now();
+  scheduleExplore();
 };

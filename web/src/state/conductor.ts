@@ -8,7 +8,7 @@
 // worker. At full speed each worker runs flat out on its own (with the
 // trace off), and the screen shows the earliest of their times.
 
-import type { Topology, WorkerResponse } from '../engine/api';
+import type { TimelineStats, Topology, WorkerResponse } from '../engine/api';
 import { SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
@@ -42,7 +42,19 @@ export interface ConductorState {
   inspectPort: number | null;
   /** Flow being inspected. */
   selectedFlow: number | null;
+  /** Time travel: what each worker's checkpoints hold (null until known). */
+  timelines: (TimelineStats | null)[];
+  /** Wall time of the last time-travel seek or step back, ms (page request to the last reply). */
+  lastSeekMs: number | null;
+  /** A branch's divergence time, marked on the scrubber (null: no branch). */
+  divergencePs: number | null;
 }
+
+/**
+ * Memory all workers' checkpoints may hold together, bytes; each of n side
+ * by side runs gets 1/n of it (at most 256 MB). README: "Time travel".
+ */
+export const CHECKPOINT_BUDGET_BYTES = 384 * 2 ** 20;
 
 /** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
 export const DEFAULT_SPEED = 2_000_000;
@@ -93,6 +105,9 @@ export class Conductor {
       fullSpeedWallMs: null,
       inspectPort: null,
       selectedFlow: null,
+      timelines: [],
+      lastSeekMs: null,
+      divergencePs: null,
     };
   }
 
@@ -133,7 +148,10 @@ export class Conductor {
       gotCompletion: false,
     }));
     this.pendingRuns = fresh;
+    this.pendingSeek = null;
     this.set({
+      timelines: settings.protocols.map(() => null),
+      lastSeekMs: null,
       settings,
       runs: keepRuns ? this.state.runs : fresh,
       mode: 'paused',
@@ -145,7 +163,8 @@ export class Conductor {
       status: seekTo !== null ? `replaying to t = ${fmtTime(seekTo)}…` : 'loading…',
     });
     const tracing = seekTo === null;
-    settings.protocols.forEach((p, i) => this.slots[i].client.send({ type: 'load', scenario: scenarioFor(settings, p), trace: tracing }));
+    const budgetBytes = Math.min(256 * 2 ** 20, Math.floor(CHECKPOINT_BUDGET_BYTES / settings.protocols.length));
+    settings.protocols.forEach((p, i) => this.slots[i].client.send({ type: 'load', scenario: scenarioFor(settings, p), trace: tracing, budgetBytes }));
   }
 
   /** Run states being rebuilt by a seek (shown once the replay is there). */
@@ -173,6 +192,14 @@ export class Conductor {
       case 'frame': {
         const U = slot.untilPs;
         slot.reachedPs = !m.running ? Infinity : m.nextPs < 0 || m.nextPs > U ? U : m.nowPs;
+        this.noteTimeline(i, m.timeline);
+        if (m.reset) {
+          // Time travel: the worker went to another time; rebuild this run from the frame.
+          slot.finished = !m.running;
+          this.updateRun(i, (r) => applyFrame(rewound(r, m.nowPs), m, m.nowPs));
+          this.afterReply();
+          break;
+        }
         if (m.completions.length) slot.gotCompletion = true;
         const display = this.state.mode === 'full' ? m.nowPs : Math.min(this.state.displayPs, m.nowPs);
         this.updateRun(i, (r) => applyFrame(r, m, display));
@@ -190,6 +217,9 @@ export class Conductor {
           this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
         }
         this.afterReply();
+        break;
+      case 'explored':
+        this.noteTimeline(i, m.timeline);
         break;
       case 'flow':
         if (m.flow === this.state.selectedFlow) this.updateRun(i, (r) => ({ ...r, flowInfo: m.info }));
@@ -232,8 +262,27 @@ export class Conductor {
     this.load(this.state.settings, true, T > 0 ? T : null);
   }
 
+  /** Last time-travel stats per worker; the state is updated at most every 250 ms (or when exploring ends). */
+  private noteTimeline(i: number, t: TimelineStats) {
+    this.timelineStats[i] = t;
+    const now = performance.now();
+    const prev = this.state.timelines[i];
+    if (now - this.timelineShown > 250 || !prev || prev.explored_all !== t.explored_all) {
+      this.timelineShown = now;
+      this.set({ timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) });
+    }
+  }
+  private timelineStats: TimelineStats[] = [];
+  private timelineShown = 0;
+
   private afterReply() {
     if (this.slots.some((s) => s.client.busy)) return;
+    if (this.pendingSeek !== null && !this.state.seeking && this.onIdle === null) {
+      const p = this.pendingSeek;
+      this.pendingSeek = null;
+      this.travel(p.tPs, p.what);
+      return;
+    }
     if (this.state.selectedFlow !== null && this.state.mode !== 'full') {
       for (const s of this.slots) s.client.send({ type: 'flow', flow: this.state.selectedFlow });
     }
@@ -353,9 +402,53 @@ export class Conductor {
     loop(0);
   }
 
-  /** Replays every run from the start to simulated time `tPs` (deterministic). */
+  /** A seek waiting for the workers to be idle (only the latest is kept: dragging the scrubber). */
+  private pendingSeek: { tPs: number; what: 'seek' | 'event' | 'rtt' } | null = null;
+
+  /**
+   * Goes to simulated time `tPs`, earlier or later (time travel): each
+   * worker restores its nearest checkpoint and replays at most one
+   * checkpoint interval (deterministic: the same state the run had).
+   */
   seek(tPs: number) {
-    this.load(this.state.settings, true, Math.max(0, tPs));
+    this.requestTravel(Math.max(0, tPs), 'seek');
+  }
+
+  /** Steps back one event: to the state just before the events at the time on screen. */
+  stepBack() {
+    if (this.state.displayPs <= 0) return;
+    this.requestTravel(this.state.displayPs - 1, 'event');
+  }
+
+  /** Steps back one base RTT. */
+  stepBackRtt() {
+    this.requestTravel(Math.max(0, this.state.displayPs - this.state.rttPs), 'rtt');
+  }
+
+  private requestTravel(tPs: number, what: 'seek' | 'event' | 'rtt') {
+    this.pause();
+    if (!this.state.loaded || this.state.seeking) return;
+    this.pendingSeek = { tPs, what };
+    if (this.idle()) {
+      this.pendingSeek = null;
+      this.travel(tPs, what);
+    }
+  }
+
+  private travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
+    const t0 = performance.now();
+    this.onIdle = () => {
+      const ms = performance.now() - t0;
+      // Stepping back one event shows the time of the last event kept.
+      const times = this.state.runs.map((r) => r.nowPs);
+      const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
+      const label = what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '';
+      this.set({ displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
+    };
+    for (const s of this.slots) {
+      s.untilPs = tPs;
+      s.client.send({ type: 'seek', tPs });
+    }
   }
 
   /**
@@ -429,6 +522,26 @@ export class Conductor {
     this.stopClock();
     for (const s of this.slots) s.client.dispose();
   }
+}
+
+/**
+ * A run's state before a reset frame (time travel) is folded in: what the
+ * frame rebuilds is cleared; the topology, the finished summary and CSVs
+ * (deterministic, still valid), the inspectors, and the chart points up
+ * to the new time are kept.
+ */
+export function rewound(r: RunState, tPs: number): RunState {
+  return {
+    ...emptyRun(r.protocol),
+    topology: r.topology,
+    scenario: r.scenario,
+    summary: r.summary,
+    flowsCsv: r.flowsCsv,
+    summaryCsv: r.summaryCsv,
+    inspect: r.inspect,
+    flowInfo: r.flowInfo,
+    series: r.series.filter((p) => p.tPs < tPs),
+  };
 }
 
 /** Next event time of a run, as its last frame reported it. */
