@@ -32,6 +32,7 @@
 //!
 //! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
 
+pub mod branch;
 pub mod event;
 pub mod heap;
 pub mod ids;

@@ -16,6 +16,7 @@ use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
 use crate::protocol::Protocol;
 use crate::queue::{Fifo, PFabricQueue, Queue, StrictPriority};
+use crate::branch::BranchChange;
 use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
 use crate::trace::TraceEvent;
@@ -89,8 +90,15 @@ pub trait Runner {
     /// Switches the trace stream on or off (the browser traces only while
     /// it animates).
     fn set_trace(&mut self, on: bool);
+    /// Replaces the scenario the summary describes (a branch's run is
+    /// prepared from its base and reports as the branch).
+    fn rename(&mut self, scenario: Scenario);
     /// Ends the run (if not over) and summarizes it.
     fn finish(self: Box<Self>) -> RunOutput;
+    /// Applies a what-if branch's change now (after the events processed
+    /// so far); a protocol change is not a change of state and is refused
+    /// here (`prepare` runs it from the start).
+    fn apply_change(&mut self, change: &BranchChange) -> Result<(), String>;
     /// A snapshot of the whole run: clock, event list, ports, wires,
     /// packets, protocol state, metrics and random streams, with an empty
     /// trace buffer. The snapshot is itself a runner: continuing it gives
@@ -160,6 +168,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
         self.sim.tenant_bytes_delivered.clone()
     }
+    fn rename(&mut self, scenario: Scenario) {
+        self.scenario = scenario;
+    }
     fn set_trace(&mut self, on: bool) {
         self.sim.trace.enabled = on;
         if !on {
@@ -174,6 +185,15 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
         let sim = self.sim;
         let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events);
         RunOutput { summary, records: sim.records, counters: sim.counters, samples: sim.samples, stop }
+    }
+    fn apply_change(&mut self, change: &BranchChange) -> Result<(), String> {
+        match *change {
+            BranchChange::BufferBytes { bytes } => {
+                self.sim.set_buffer_limit(bytes);
+                Ok(())
+            }
+            BranchChange::Protocol { .. } => Err("branch.change: a protocol change runs from time zero, not from a state".into()),
+        }
     }
     fn snapshot(&self) -> Box<dyn Runner> {
         let mut copy = self.clone();
@@ -237,6 +257,9 @@ impl Runner for Flowlevel {
         &self.counters
     }
     fn set_trace(&mut self, _on: bool) {}
+    fn rename(&mut self, scenario: Scenario) {
+        self.scenario = scenario;
+    }
     fn now(&self) -> SimTime {
         self.out.as_ref().map_or(SimTime::ZERO, |o| o.1)
     }
@@ -270,6 +293,9 @@ impl Runner for Flowlevel {
         let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
+    fn apply_change(&mut self, _change: &BranchChange) -> Result<(), String> {
+        Err("branch: the flow-level schedulers (ideal, optimal_deadline) compute a whole run at once; branch a packet-level protocol".into())
+    }
     fn snapshot(&self) -> Box<dyn Runner> {
         Box::new(self.clone())
     }
@@ -291,9 +317,30 @@ pub fn sim_config(s: &Scenario, gen: &FlowGenerator, net: &Network, audit: bool)
     }
 }
 
-/// Prepares a run of `scenario` (validated here) without running it.
+/// Prepares a run of `scenario` (validated here) without running it. A
+/// what-if branch (`scenario.branch`) comes back at its divergence time
+/// with its change applied (see [`crate::branch`]).
 pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
     scenario.validate()?;
+    let Some(b) = &scenario.branch else { return prepare_plain(scenario, opts) };
+    let mut base = scenario.clone();
+    if let BranchChange::Protocol { protocol } = b.change {
+        // A protocol's state cannot carry over: the same arrivals from zero.
+        base.protocol = protocol;
+        base.validate().map_err(|e| format!("branch.change.protocol: {e}"))?;
+        return prepare_plain(&base, opts);
+    }
+    base.branch = None;
+    let mut r = prepare_plain(&base, RunOptions { trace: false, ..opts })?;
+    r.run_until(SimTime::from_us_f64(b.at_us));
+    r.apply_change(&b.change)?;
+    r.set_trace(opts.trace);
+    // Summaries and CSVs name the branch.
+    r.rename(scenario.clone());
+    Ok(r)
+}
+
+fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
     let s = scenario.clone();
     let net = build(&s.topology);
     let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
@@ -417,7 +464,10 @@ pub fn summarize(
     let settled = records.iter().filter(|r| r.end.is_some() || r.terminated).count() as u64;
     let stable = settled == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
     Summary {
-        scenario: s.name.clone(),
+        scenario: match &s.branch {
+            Some(b) => format!("{} (what if: {} at {} us)", s.name, b.name, b.at_us),
+            None => s.name.clone(),
+        },
         protocol: protocol.to_string(),
         load: s.workload.load,
         seed: s.seed,

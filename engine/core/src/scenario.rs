@@ -154,6 +154,10 @@ pub struct Scenario {
     /// Stop after this many events (a guard against runaway runs).
     #[serde(default = "d_max_events")]
     pub max_events: u64,
+    /// A what-if branch: this scenario up to `branch.at_us`, then one
+    /// change (see `engine/core/src/branch.rs`). Absent for a plain run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<crate::branch::BranchSpec>,
 }
 
 impl Scenario {
@@ -204,6 +208,9 @@ impl Scenario {
         }
         if self.max_events == 0 {
             return Err("max_events: must be at least 1".into());
+        }
+        if let Some(b) = &self.branch {
+            b.validate()?;
         }
         Ok(())
     }

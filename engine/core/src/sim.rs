@@ -493,6 +493,20 @@ impl<P: Protocol> Simulation<P> {
         self.stopped.is_none()
     }
 
+    /// Sets every port's buffer limit to `bytes` from now on (a what-if
+    /// branch): packets already buffered stay, arrivals are dropped until
+    /// there is room.
+    pub fn set_buffer_limit(&mut self, bytes: u64) {
+        for (q, p) in self.queues.iter_mut().zip(self.ports.iter_mut()) {
+            match q {
+                Queue::Fifo(f) => f.limit = bytes,
+                Queue::StrictPriority(f) => f.limit = bytes,
+                Queue::PFabric(f) => f.limit = bytes,
+            }
+            p.limit = u32::try_from(bytes).unwrap_or(u32::MAX);
+        }
+    }
+
     /// Runs until simulated time `t` (events at `t` included), the end, or
     /// `max` events, whichever comes first; true while the run goes on.
     pub fn run_until_max(&mut self, t: SimTime, max: u64) -> bool {

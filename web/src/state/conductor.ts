@@ -149,6 +149,7 @@ export class Conductor {
     }));
     this.pendingRuns = fresh;
     this.pendingSeek = null;
+    this.travelRuns = null;
     this.set({
       timelines: settings.protocols.map(() => null),
       lastSeekMs: null,
@@ -171,11 +172,14 @@ export class Conductor {
   private pendingRuns: RunState[] = [];
 
   private runsInUse(): RunState[] {
-    return this.state.seeking ? this.pendingRuns : this.state.runs;
+    return this.travelRuns ?? (this.state.seeking ? this.pendingRuns : this.state.runs);
   }
 
   private updateRun(i: number, f: (r: RunState) => RunState) {
-    if (this.state.seeking) {
+    if (this.travelRuns) {
+      // A seek in progress: shown once every run has landed (one render).
+      this.travelRuns[i] = f(this.travelRuns[i]);
+    } else if (this.state.seeking) {
       this.pendingRuns = this.pendingRuns.slice();
       this.pendingRuns[i] = f(this.pendingRuns[i]);
     } else this.setRun(i, f);
@@ -253,6 +257,9 @@ export class Conductor {
 
   private onCrash(i: number, msg: string) {
     this.stopClock();
+    if (this.travelRuns) this.set({ runs: this.travelRuns });
+    this.travelRuns = null;
+    this.onIdle = null;
     this.set({ crashed: `${this.state.settings.protocols[i]}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
   }
 
@@ -435,15 +442,21 @@ export class Conductor {
     }
   }
 
+  /** Run states being rebuilt by a time-travel seek (null when none is in progress). */
+  private travelRuns: RunState[] | null = null;
+
   private travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
     const t0 = performance.now();
+    this.travelRuns = this.state.runs.slice();
     this.onIdle = () => {
       const ms = performance.now() - t0;
+      const runs = this.travelRuns ?? this.state.runs;
+      this.travelRuns = null;
       // Stepping back one event shows the time of the last event kept.
-      const times = this.state.runs.map((r) => r.nowPs);
+      const times = runs.map((r) => r.nowPs);
       const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
       const label = what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '';
-      this.set({ displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
+      this.set({ runs, displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
     };
     for (const s of this.slots) {
       s.untilPs = tPs;

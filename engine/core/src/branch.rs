@@ -1,0 +1,84 @@
+//! What-if branches (issue 16): a run that follows a base scenario up to a
+//! time, then changes one thing and goes on. A branch is described by the
+//! base scenario plus `branch: {name, at_us, change}` in the scenario file,
+//! so it is reproducible from that description alone (`dcsim run` runs it;
+//! the page's share link and lessons carry it).
+//!
+//! Up to `at_us` a branch is the base run itself: the branch's state at
+//! `at_us` is the state after every base event at or before `at_us`; the
+//! change applies then, before any later event.
+//!
+//! Changes:
+//! * `buffer_bytes`: every port's buffer limit becomes this many bytes
+//!   (packets already buffered stay; arrivals are dropped until there is
+//!   room). The protocol's own parameters are unchanged.
+//! * `protocol`: another protocol on the same arrivals. A protocol's state
+//!   (windows, tokens, arbitration) cannot carry over to another
+//!   protocol, so this branch runs the other protocol from time zero: its
+//!   divergence time is 0 whatever `at_us` says.
+
+use crate::scenario::ProtocolName;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A what-if branch of a run: the base scenario up to `at_us`, then
+/// `change`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BranchSpec {
+    /// What the branch asks ("what if the buffers were 20 KB?"); shown on
+    /// the page and appended to the scenario name in summaries and CSVs.
+    pub name: String,
+    /// When the change applies, microseconds of simulated time (>= 0).
+    pub at_us: f64,
+    /// What changes.
+    pub change: BranchChange,
+}
+
+/// One change a branch makes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum BranchChange {
+    /// Every port's buffer limit becomes `bytes` (at least one MTU).
+    BufferBytes {
+        /// The new buffer limit per port, bytes.
+        bytes: u64,
+    },
+    /// Another protocol on the same arrivals, from time zero (see the
+    /// module documentation).
+    Protocol {
+        /// The protocol the branch runs.
+        protocol: ProtocolName,
+    },
+}
+
+/// Largest buffer a branch may set, bytes (1 GB: beyond it nothing drops
+/// on these networks and the number is most likely a typo).
+pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
+
+impl BranchSpec {
+    /// Checks the branch; errors name the field (`branch.at_us`, ...).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() || self.name.len() > 120 {
+            return Err("branch.name: must be 1 to 120 characters".into());
+        }
+        if !(self.at_us.is_finite() && self.at_us >= 0.0 && self.at_us <= 3.6e9) {
+            return Err(format!("branch.at_us: must be a time in microseconds >= 0, got {}", self.at_us));
+        }
+        match self.change {
+            BranchChange::BufferBytes { bytes } if !(crate::units::MTU as u64..=MAX_BUFFER_BYTES).contains(&bytes) => {
+                Err(format!("branch.change.bytes: must be from one MTU ({} bytes) to {MAX_BUFFER_BYTES}, got {bytes}", crate::units::MTU))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Simulated time at which the branch leaves its base, picoseconds (0
+    /// for a protocol change, which runs from the start).
+    pub fn divergence_ps(&self) -> u64 {
+        match self.change {
+            BranchChange::Protocol { .. } => 0,
+            _ => crate::units::SimTime::from_us_f64(self.at_us).ps(),
+        }
+    }
+}
