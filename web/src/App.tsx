@@ -11,6 +11,7 @@ import { LessonPanel } from './lessons/LessonPanel';
 import { SweepPanel } from './sweep/SweepPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
+import { WhatIf } from './controls/WhatIf';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
 import { PortInspector } from './views/PortInspector';
@@ -137,6 +138,7 @@ export function App() {
       />
       <Transport c={conductor} s={s} />
       <Scrubber c={conductor} s={s} />
+      <WhatIf c={conductor} s={s} />
       <div className="status" data-testid="status">
         {s.status}
         {s.fullSpeedWallMs !== null && allDone && (
@@ -167,7 +169,7 @@ export function App() {
           </div>
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {
-              const ports = portsOf(s.settings, r.protocol);
+              const ports = portsOf(s.settings, r.engineProtocol);
               return (
                 <section key={r.protocol} className="network" data-testid={`run-${r.protocol}`}>
                   <h3>
@@ -178,9 +180,9 @@ export function App() {
                     </small>
                   </h3>
                   {r.error && <em className="error">{r.error}</em>}
-                  {FLOW_LEVEL.has(r.protocol) ? (
+                  {FLOW_LEVEL.has(r.engineProtocol) ? (
                     <p className="note">
-                      {r.protocol === 'ideal' ? 'The Ideal scheduler (SRPT oracle)' : 'The optimal deadline scheduler (earliest deadline first, fewest flows discarded; meant for deadline workloads such as query aggregation)'}{' '}
+                      {r.engineProtocol === 'ideal' ? 'The Ideal scheduler (SRPT oracle)' : 'The optimal deadline scheduler (earliest deadline first, fewest flows discarded; meant for deadline workloads such as query aggregation)'}{' '}
                       is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock passes their
                       completion times.
                     </p>
@@ -196,7 +198,7 @@ export function App() {
                       ecnThresholdBytes={ports.ecnThresholdBytes}
                     />
                   )}
-                  {s.inspectPort !== null && !FLOW_LEVEL.has(r.protocol) && (
+                  {s.inspectPort !== null && !FLOW_LEVEL.has(r.engineProtocol) && (
                     <PortInspector run={r} port={s.inspectPort} {...ports} onClose={() => conductor.inspect(null)} />
                   )}
                   {s.selectedFlow !== null && <FlowInspector run={r} flow={s.selectedFlow} onClose={() => conductor.selectFlow(null)} />}
@@ -215,7 +217,7 @@ export function App() {
                       summary.csv
                     </button>
                     <button
-                      disabled={FLOW_LEVEL.has(r.protocol)}
+                      disabled={FLOW_LEVEL.has(r.engineProtocol)}
                       onClick={guard(async () => {
                         const c = document.querySelector(`[data-testid="run-${r.protocol}"] canvas`) as HTMLCanvasElement | null;
                         if (!c) throw new Error('no network drawn');

@@ -12,7 +12,7 @@ import type { TimelineStats, Topology, WorkerResponse } from '../engine/api';
 import { SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
-import { scenarioFor, type Settings } from './settings';
+import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
 
 /** What the clock is doing. */
 export type Mode = 'paused' | 'playing' | 'full';
@@ -52,9 +52,12 @@ export interface ConductorState {
 
 /**
  * Memory all workers' checkpoints may hold together, bytes; each of n side
- * by side runs gets 1/n of it (at most 256 MB). README: "Time travel".
+ * by side runs gets 1/n of it, at most CHECKPOINT_BUDGET_MAX. README:
+ * "Time travel".
  */
-export const CHECKPOINT_BUDGET_BYTES = 384 * 2 ** 20;
+export const CHECKPOINT_BUDGET_BYTES = 768 * 2 ** 20;
+/** Most one worker's checkpoints may hold, bytes. */
+export const CHECKPOINT_BUDGET_MAX = 512 * 2 ** 20;
 
 /** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
 export const DEFAULT_SPEED = 2_000_000;
@@ -135,8 +138,9 @@ export class Conductor {
     for (const s of this.slots) s.client.dispose();
     const gen = ++this.generation;
     this.seekTarget = seekTo;
-    const fresh = settings.protocols.map((p) => emptyRun(p));
-    this.slots = settings.protocols.map((_, i) => ({
+    const specs = runsOf(settings);
+    const fresh = specs.map((r) => emptyRun(r.label, r.protocol));
+    this.slots = specs.map((_, i) => ({
       client: new SimClient({
         onMessage: (m) => gen === this.generation && this.onMessage(i, m),
         onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
@@ -151,7 +155,8 @@ export class Conductor {
     this.pendingSeek = null;
     this.travelRuns = null;
     this.set({
-      timelines: settings.protocols.map(() => null),
+      timelines: specs.map(() => null),
+      divergencePs: settings.branch ? divergencePs(settings.branch) : null,
       lastSeekMs: null,
       settings,
       runs: keepRuns ? this.state.runs : fresh,
@@ -164,8 +169,8 @@ export class Conductor {
       status: seekTo !== null ? `replaying to t = ${fmtTime(seekTo)}…` : 'loading…',
     });
     const tracing = seekTo === null;
-    const budgetBytes = Math.min(256 * 2 ** 20, Math.floor(CHECKPOINT_BUDGET_BYTES / settings.protocols.length));
-    settings.protocols.forEach((p, i) => this.slots[i].client.send({ type: 'load', scenario: scenarioFor(settings, p), trace: tracing, budgetBytes }));
+    const budgetBytes = budgetFor(specs.length);
+    specs.forEach((r, i) => this.slots[i].client.send({ type: 'load', scenario: r.scenario, trace: tracing, budgetBytes }));
   }
 
   /** Run states being rebuilt by a seek (shown once the replay is there). */
@@ -231,7 +236,7 @@ export class Conductor {
       case 'error':
         this.updateRun(i, (r) => ({ ...r, error: m.message }));
         if (m.during === 'load' || m.during === 'init') {
-          this.set({ status: `${this.state.settings.protocols[i]}: ${m.message}`, seeking: false });
+          this.set({ status: `${runsOf(this.state.settings)[i]?.label}: ${m.message}`, seeking: false });
         }
         this.afterReply();
         break;
@@ -260,7 +265,7 @@ export class Conductor {
     if (this.travelRuns) this.set({ runs: this.travelRuns });
     this.travelRuns = null;
     this.onIdle = null;
-    this.set({ crashed: `${this.state.settings.protocols[i]}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
+    this.set({ crashed: `${runsOf(this.state.settings)[i]?.label}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
   }
 
   /** Restarts crashed workers and replays deterministically to the time on screen. */
@@ -477,6 +482,69 @@ export class Conductor {
     this.advanceAll(tPs, Infinity, 1e9, () => this.set({ displayPs: Math.max(this.state.displayPs, Math.min(tPs, this.minReached())), status: `went to t = ${fmtTime(tPs)}` }));
   }
 
+  /**
+   * What if: branches run `b.of` at the time on screen (`b.at_us`) and
+   * shows the branch beside the runs, in lockstep from there (a branch
+   * already shown is replaced). The runs already shown keep their workers
+   * and state; the branch's worker computes the base up to `at_us` once
+   * (a protocol change runs from zero), then joins the shared clock.
+   */
+  branch(b: BranchSettings) {
+    this.pause();
+    if (!this.state.loaded) return;
+    const settings: Settings = { ...this.state.settings, branch: b };
+    const specs = runsOf(settings);
+    const spec = specs[specs.length - 1];
+    const n = this.state.settings.protocols.length;
+    // Drop a previous branch's worker and run.
+    for (const s of this.slots.slice(n)) s.client.dispose();
+    this.slots = this.slots.slice(0, n);
+    const gen = this.generation;
+    const i = n;
+    const slot: Slot = {
+      client: new SimClient({
+        onMessage: (m) => gen === this.generation && this.onBranchMessage(i, m),
+        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
+      }),
+      untilPs: 0,
+      reachedPs: 0,
+      finished: false,
+      topology: null,
+      gotCompletion: false,
+    };
+    this.slots.push(slot);
+    const runs = this.state.runs.slice(0, n).concat([emptyRun(spec.label, spec.protocol)]);
+    this.set({ settings, runs, timelines: this.state.timelines.slice(0, n).concat([null]), divergencePs: divergencePs(b), status: `what if ${b.name}: computing the branch up to t = ${fmtTime(b.at_us * 1e6)}…` });
+    slot.client.send({ type: 'load', scenario: spec.scenario, trace: true, budgetBytes: budgetFor(specs.length) });
+  }
+
+  /** Until the branch is loaded, its messages go here; then it joins the others at the time on screen. */
+  private onBranchMessage(i: number, m: WorkerResponse) {
+    const slot = this.slots[i];
+    if (m.type === 'loaded' && !slot.topology) {
+      slot.topology = m.topology;
+      this.setRun(i, (r) => ({ ...r, topology: m.topology, scenario: m.scenario }));
+      // Land on the time on screen (the branch's own start when that is later).
+      slot.untilPs = this.state.displayPs;
+      slot.client.send({ type: 'seek', tPs: this.state.displayPs });
+      return;
+    }
+    this.onMessage(i, m);
+    if (m.type === 'frame' && m.reset) this.set({ status: `what if ${this.state.settings.branch?.name}: the branch runs beside the original from t = ${fmtTime(this.state.divergencePs ?? 0)}` });
+  }
+
+  /** Closes the what-if branch. */
+  closeBranch() {
+    const n = this.state.settings.protocols.length;
+    if (this.slots.length <= n) return;
+    this.pause();
+    for (const s of this.slots.slice(n)) s.client.dispose();
+    this.slots = this.slots.slice(0, n);
+    const settings = { ...this.state.settings };
+    delete settings.branch;
+    this.set({ settings, runs: this.state.runs.slice(0, n), timelines: this.state.timelines.slice(0, n), divergencePs: null, status: 'branch closed' });
+  }
+
   /** Starts over from time zero with the same settings. */
   restartRun() {
     this.load(this.state.settings);
@@ -545,7 +613,7 @@ export class Conductor {
  */
 export function rewound(r: RunState, tPs: number): RunState {
   return {
-    ...emptyRun(r.protocol),
+    ...emptyRun(r.protocol, r.engineProtocol),
     topology: r.topology,
     scenario: r.scenario,
     summary: r.summary,
@@ -555,6 +623,11 @@ export function rewound(r: RunState, tPs: number): RunState {
     flowInfo: r.flowInfo,
     series: r.series.filter((p) => p.tPs < tPs),
   };
+}
+
+/** One worker's checkpoint budget when `n` run side by side. */
+export function budgetFor(n: number): number {
+  return Math.min(CHECKPOINT_BUDGET_MAX, Math.floor(CHECKPOINT_BUDGET_BYTES / Math.max(1, n)));
 }
 
 /** Next event time of a run, as its last frame reported it. */

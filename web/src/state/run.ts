@@ -58,7 +58,10 @@ export const LOG_KEEP = 200;
 
 /** The state of one run as the views see it. */
 export interface RunState {
+  /** The run's label: its protocol, or a branch's "pfabric · what if ..." (unique among the runs). */
   protocol: string;
+  /** The protocol the engine runs (for a branch, not its label). */
+  engineProtocol: string;
   topology: Topology | null;
   scenario: Record<string, unknown> | null;
   nowPs: number;
@@ -96,9 +99,10 @@ export interface RunState {
 }
 
 /** A fresh run state. */
-export function emptyRun(protocol: string): RunState {
+export function emptyRun(protocol: string, engineProtocol: string = protocol): RunState {
   return {
     protocol,
+    engineProtocol,
     topology: null,
     scenario: null,
     nowPs: 0,

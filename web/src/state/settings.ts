@@ -60,10 +60,60 @@ export const NAMED_CDFS = ['websearch', 'datamining', 'imc10'] as const;
 /** A scenario as JSON (see scenarios/scenario.schema.json). */
 export type ScenarioJson = Record<string, any>;
 
+/** What a what-if branch changes (engine/core/src/branch.rs `BranchChange`). */
+export type BranchChange = { kind: 'buffer_bytes'; bytes: number } | { kind: 'protocol'; protocol: Protocol };
+
+/**
+ * A what-if branch of one of the runs (engine/core/src/branch.rs): the run
+ * of protocol `of` up to `at_us`, then `change`. Reproducible from this
+ * description alone; the share link and lessons carry it.
+ */
+export interface BranchSettings {
+  /** The run it branches from. */
+  of: Protocol;
+  /** What it asks, e.g. "6 KB buffers". */
+  name: string;
+  /** When the change applies, microseconds. */
+  at_us: number;
+  change: BranchChange;
+}
+
 /** What the page runs. */
 export interface Settings {
   scenario: ScenarioJson;
   protocols: Protocol[];
+  /** A what-if branch shown beside the runs (at most one). */
+  branch?: BranchSettings;
+}
+
+/** One run the page shows: a protocol's, or the branch. */
+export interface RunSpec {
+  /** Shown on the panel, the charts and export file names (unique). */
+  label: string;
+  /** The protocol the engine runs. */
+  protocol: Protocol;
+  scenario: ScenarioJson;
+}
+
+/** "pfabric · what if 6 KB buffers". */
+export function branchLabel(b: BranchSettings): string {
+  return `${b.of} · what if ${b.name}`;
+}
+
+/** When a branch leaves its base, picoseconds (a protocol change runs from zero). */
+export function divergencePs(b: BranchSettings): number {
+  return b.change.kind === 'protocol' ? 0 : Math.round(b.at_us * 1e6);
+}
+
+/** The runs of some settings: one per protocol, then the branch. */
+export function runsOf(s: Settings): RunSpec[] {
+  const runs: RunSpec[] = s.protocols.map((p) => ({ label: p, protocol: p, scenario: scenarioFor(s, p) }));
+  const b = s.branch;
+  if (b) {
+    const protocol = b.change.kind === 'protocol' ? b.change.protocol : b.of;
+    runs.push({ label: branchLabel(b), protocol, scenario: { ...scenarioFor(s, b.of), branch: { name: b.name, at_us: b.at_us, change: b.change } } });
+  }
+  return runs;
 }
 
 /** A validation problem, naming the field. */
@@ -114,6 +164,19 @@ export function validateSettings(s: Settings): FieldError[] {
   const q = sc.params?.phost?.priority_queues;
   if (q !== undefined && !(isInt(q) && q >= 3 && q <= 8))
     e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
+  const b = s.branch;
+  if (b) {
+    if (!s.protocols.includes(b.of)) e('branch.of', `branches a run that is not shown ("${b.of}")`);
+    else if (FLOW_LEVEL.has(b.of)) e('branch.of', `${b.of} is flow-level (computed at once): branch a packet-level protocol`);
+    if (typeof b.name !== 'string' || !b.name.trim() || b.name.length > 120) e('branch.name', 'must be 1 to 120 characters');
+    if (!(typeof b.at_us === 'number' && Number.isFinite(b.at_us) && b.at_us >= 0)) e('branch.at_us', `must be a time in microseconds >= 0, got ${b.at_us}`);
+    const c = b.change;
+    if (c?.kind === 'buffer_bytes') {
+      if (!(isInt(c.bytes) && c.bytes >= 1500)) e('branch.change.bytes', `must be a whole number of bytes, at least one 1500-byte packet, got ${c.bytes}`);
+    } else if (c?.kind === 'protocol') {
+      if (!PROTOCOLS.includes(c.protocol)) e('branch.change.protocol', `unknown protocol "${c.protocol}"`);
+    } else e('branch.change', 'must be a buffer_bytes or protocol change');
+  }
   const pq = sc.params?.pase?.queues;
   if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);
   return errs;
@@ -143,7 +206,7 @@ const URL_VERSION = 1;
 
 /** Encodes settings into a URL hash (`#run=...`) that reproduces the run exactly. */
 export function encodeSettings(s: Settings): string {
-  const json = JSON.stringify({ v: URL_VERSION, protocols: s.protocols, scenario: s.scenario });
+  const json = JSON.stringify({ v: URL_VERSION, protocols: s.protocols, scenario: s.scenario, ...(s.branch ? { branch: s.branch } : {}) });
   return '#run=' + toBase64Url(new TextEncoder().encode(json));
 }
 
@@ -160,7 +223,7 @@ export function decodeSettings(hash: string): Settings | null | { error: string 
   if (!obj || obj.v !== URL_VERSION || typeof obj.scenario !== 'object' || !Array.isArray(obj.protocols)) {
     return { error: `the shared link is of an unknown version (${obj?.v}); loading the default scenario instead` };
   }
-  return { scenario: obj.scenario, protocols: obj.protocols };
+  return { scenario: obj.scenario, protocols: obj.protocols, ...(obj.branch && typeof obj.branch === 'object' ? { branch: obj.branch } : {}) };
 }
 
 /** File name for an export: scenario, protocol and seed, e.g. `websearch-leaf-spine_pfabric_seed1_flows.csv`. */

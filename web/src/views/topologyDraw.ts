@@ -71,7 +71,7 @@ export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs
       colorBy === 'flow'
         ? flowColorIndex(d.flow)
         : colorBy === 'priority'
-          ? priorityColorIndex(run.protocol, d.prio)
+          ? priorityColorIndex(run.engineProtocol, d.prio)
           : d.packetKind >= 0 && d.packetKind <= 3
             ? d.packetKind
             : 3;

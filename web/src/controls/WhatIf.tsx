@@ -1,0 +1,84 @@
+// "What if...": branch a run at the time on screen (time travel, issue 16).
+// The branch is the run up to now, then one change: smaller or larger
+// buffers, or another protocol on the same arrivals. It runs beside the
+// original in lockstep, its CDFs overlaid, the divergence time marked on
+// the scrubber; the share link and lessons carry it; its CSVs are named
+// after it.
+
+import { useState } from 'react';
+import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import { FLOW_LEVEL, PROTOCOLS, portsOf, type BranchSettings, type Protocol } from '../state/settings';
+
+/** The what-if bar under the scrubber. */
+export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
+  const packet = s.settings.protocols.filter((p) => !FLOW_LEVEL.has(p));
+  const [of, setOf] = useState<Protocol | ''>('');
+  const [kind, setKind] = useState<'buffer_bytes' | 'protocol'>('buffer_bytes');
+  const [kb, setKb] = useState('');
+  const [proto, setProto] = useState<Protocol>('dctcp');
+  const [error, setError] = useState<string | null>(null);
+  const base = (of || packet[0]) as Protocol | undefined;
+  const branch = s.settings.branch;
+  if (!base) return null;
+  const current = portsOf(s.settings, base).bufferBytes;
+  const go = () => {
+    const at_us = Math.round(s.displayPs) / 1e6;
+    let b: BranchSettings;
+    if (kind === 'buffer_bytes') {
+      const bytes = Math.round(Number(kb || current / 1000) * 1000);
+      if (!(Number.isFinite(bytes) && bytes >= 1500)) return setError('buffer: at least 1.5 KB (one packet)');
+      b = { of: base, name: `${bytes / 1000} KB buffers`, at_us, change: { kind: 'buffer_bytes', bytes } };
+    } else {
+      if (proto === base) return setError(`the run is already ${base}`);
+      b = { of: base, name: `${proto} instead`, at_us, change: { kind: 'protocol', protocol: proto } };
+    }
+    setError(null);
+    c.branch(b);
+  };
+  return (
+    <div className="whatif" data-testid="whatif" role="group" aria-label="what if: branch the run here">
+      <strong>What if…</strong>
+      {packet.length > 1 && (
+        <label>
+          run{' '}
+          <select value={base} onChange={(e) => setOf(e.target.value as Protocol)} data-testid="whatif-of">
+            {packet.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label>
+        change{' '}
+        <select value={kind} onChange={(e) => setKind(e.target.value as 'buffer_bytes' | 'protocol')} data-testid="whatif-kind">
+          <option value="buffer_bytes">every port&apos;s buffer</option>
+          <option value="protocol">the protocol (from t = 0, same arrivals)</option>
+        </select>
+      </label>
+      {kind === 'buffer_bytes' ? (
+        <label>
+          to{' '}
+          <input size={6} value={kb} placeholder={String(current / 1000)} onChange={(e) => setKb(e.target.value)} data-testid="whatif-kb" aria-label="buffer in KB" /> KB
+        </label>
+      ) : (
+        <select value={proto} onChange={(e) => setProto(e.target.value as Protocol)} data-testid="whatif-protocol" aria-label="protocol of the branch">
+          {PROTOCOLS.filter((p) => !FLOW_LEVEL.has(p)).map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+      )}
+      <button onClick={go} disabled={!s.loaded || s.seeking} data-testid="whatif-branch" title="branch the run at the time on screen; it runs beside the original">
+        Branch at t = {fmtTime(s.displayPs)}
+      </button>
+      {branch && (
+        <span className="whatif-current" data-testid="whatif-current">
+          branch: {branch.of} · {branch.name} from t = {fmtTime(s.divergencePs ?? 0)}{' '}
+          <button onClick={() => c.closeBranch()} data-testid="whatif-close" aria-label="close the branch">
+            ✕
+          </button>
+        </span>
+      )}
+      {error && <em className="error">{error}</em>}
+    </div>
+  );
+}
