@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 import { SCENARIOS } from '../../web/src/scenarios';
-import { answer, bundledLessons, LESSON_FILES, lessonFromHash, lessonSettings, validateLesson, type Lesson, type Question } from '../../web/src/lessons/lesson';
-import { scenarioFor } from '../../web/src/state/settings';
+import { answer, BRANCH_RUN, bundledLessons, LESSON_FILES, lessonFromHash, lessonSettings, validateLesson, type Lesson, type Question } from '../../web/src/lessons/lesson';
+import { runsOf } from '../../web/src/state/settings';
 import type { Summary } from '../../web/src/engine/api';
 
 const root = join(__dirname, '..', '..');
@@ -58,6 +58,9 @@ describe('lesson files', () => {
       [(l) => (l.steps[1].question.expect = 'tcp'), 'steps[1].question.expect', /protocols the question compares/],
       [(l) => (l.steps[1].question.among = ['pfabric']), 'steps[1].question.among', /at least two/],
       [(l) => (l.steps = []), 'steps', /at least one step/],
+      [(l) => (l.branch = { of: 'tcp', name: 'b', at_us: 5, change: { kind: 'buffer_bytes', bytes: 9000 } }), 'branch.of', /not shown/],
+      [(l) => (l.branch = { of: 'pfabric', name: 'b', at_us: 5, change: { kind: 'buffer_bytes', bytes: 10 } }), 'branch.change.bytes', /1500/],
+      [(l) => (l.steps[1].question.expect = 'branch'), 'steps[1].question.expect', /protocols the question compares/],
     ];
     expect(validateLesson(good(), names)).toEqual([]);
     for (const [edit, field, msg] of cases) {
@@ -117,11 +120,12 @@ describe('each lesson states what its runs show', () => {
     if (questions.length === 0) continue;
     it(`${lesson.name}: the expected answers hold for the lesson's settings`, () => {
       const settings = lessonSettings(lesson, SCENARIOS);
-      const summaries: Summary[] = settings.protocols.map((p) => {
-        const e = new Engine(JSON.stringify(scenarioFor(settings, p)), false);
+      // Every run the page shows, the what-if branch included (answering to "branch").
+      const summaries: Summary[] = runsOf(settings).map((r, i) => {
+        const e = new Engine(JSON.stringify(r.scenario), false);
         const s = JSON.parse(e.finish()) as Summary;
         e.free();
-        return s;
+        return i >= settings.protocols.length ? { ...s, protocol: BRANCH_RUN } : s;
       });
       for (const q of questions) {
         const a = answer(q, summaries);

@@ -188,6 +188,8 @@ export type WorkerRequest =
   | AdvanceRequest
   /** Go to the state after every event at or before `tPs` (time travel; any direction). */
   | { type: 'seek'; tPs: number }
+  /** Change the memory the checkpoints may hold (thinning them at once). */
+  | { type: 'budget'; bytes: number }
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
   | { type: 'flow'; flow: number }

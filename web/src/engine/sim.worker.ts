@@ -149,6 +149,9 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
         post({ type: 'loaded', topology: JSON.parse(engine.topology_json()), scenario: JSON.parse(engine.scenario_json()) });
         break;
       }
+      case 'budget':
+        engine?.set_checkpoint_budget(req.bytes);
+        break;
       case 'seek': {
         if (!engine) throw new Error('no scenario loaded');
         const t0 = performance.now();

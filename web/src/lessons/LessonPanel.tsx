@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
 import type { Summary } from '../engine/api';
-import { answer, metricText, type Lesson } from './lesson';
+import { answer, BRANCH_RUN, metricText, type Lesson } from './lesson';
 
 /** The lesson chooser and, with a lesson open, its current step. */
 export function LessonPanel({
@@ -73,7 +73,9 @@ export function LessonPanel({
     setStep(k);
     c.runTo(lesson.steps[k].at_us * 1e6);
   };
-  const summaries = s.runs.map((r) => r.summary).filter((x): x is Summary => x !== null);
+  // The branch's summary answers to "branch" (its engine protocol is the base's).
+  const nProtocols = s.settings.protocols.length;
+  const summaries = s.runs.map((r, i) => (r.summary && i >= nProtocols ? { ...r.summary, protocol: BRANCH_RUN } : r.summary)).filter((x): x is Summary => x !== null);
   const allDone = s.runs.length > 0 && summaries.length === s.runs.length;
   const q = st.question;
   const shown = q && revealed[step] && allDone ? answer(q, summaries) : null;

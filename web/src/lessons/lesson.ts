@@ -7,7 +7,7 @@
 // by `answer` (the lesson only states which protocol it expects, and a test
 // runs the engine to check that expectation still holds).
 
-import { PROTOCOLS, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
+import { PROTOCOLS, validateSettings, type BranchSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import type { Summary } from '../engine/api';
 
 /** Which summary number a question compares across the protocols. */
@@ -60,8 +60,16 @@ export interface Lesson {
   seed?: number;
   workload?: Record<string, unknown>;
   params?: Record<string, Record<string, unknown>>;
+  /**
+   * A what-if branch shown beside the protocols (time travel): questions
+   * name it "branch" in `among` and `expect`.
+   */
+  branch?: BranchSettings;
   steps: LessonStep[];
 }
+
+/** How questions name a lesson's what-if branch. */
+export const BRANCH_RUN = 'branch';
 
 const METRIC_TEXT: Record<Metric, string> = {
   mean_slowdown: 'mean slowdown',
@@ -133,7 +141,7 @@ export function lessonSettings(l: Lesson, scenarios: ScenarioJson[]): Settings {
     sc.params = { ...(sc.params ?? {}) };
     for (const [p, v] of Object.entries(l.params)) sc.params[p] = { ...(sc.params[p] ?? {}), ...v };
   }
-  return { scenario: sc, protocols: [...l.protocols] };
+  return { scenario: sc, protocols: [...l.protocols], ...(l.branch ? { branch: structuredClone(l.branch) } : {}) };
 }
 
 const isObj = (x: unknown): x is Record<string, any> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -152,6 +160,12 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
   if (!Array.isArray(l.protocols) || protos.length === 0 || protos.length > 4) e('protocols', 'must list 1 to 4 protocols');
   for (const p of protos) if (!(PROTOCOLS as readonly unknown[]).includes(p)) e('protocols', `unknown protocol "${String(p)}"`);
   if (new Set(protos).size !== protos.length) e('protocols', 'each protocol at most once');
+  // The branch, checked as the page checks settings (field names prefixed "branch.").
+  if (l.branch !== undefined) {
+    const settingsErrs = validateSettings({ scenario: { name: 'lesson' }, protocols: protos as Protocol[], branch: l.branch as BranchSettings });
+    for (const x of settingsErrs) if (x.field.startsWith('branch')) e(x.field, x.message);
+  }
+  const runs: unknown[] = l.branch !== undefined ? [...protos, BRANCH_RUN] : protos;
   if (l.seed !== undefined && !(Number.isInteger(l.seed) && l.seed >= 0)) e('seed', 'must be a whole number of at least 0');
   if (l.workload !== undefined && !isObj(l.workload)) e('workload', 'must be an object of workload fields');
   if (l.params !== undefined && !(isObj(l.params) && Object.values(l.params).every(isObj))) e('params', 'must map protocol names to objects of parameters');
@@ -176,8 +190,8 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
     if (!(METRICS as readonly unknown[]).includes(q.metric)) e(`${qf}.metric`, `must be one of ${METRICS.join(', ')}`);
     if (q.scope !== undefined && !(SCOPES as readonly unknown[]).includes(q.scope)) e(`${qf}.scope`, `must be one of ${SCOPES.join(', ')}`);
     if (q.pick !== 'lowest' && q.pick !== 'highest') e(`${qf}.pick`, 'must be "lowest" or "highest"');
-    const among: unknown[] = q.among === undefined ? protos : Array.isArray(q.among) ? q.among : [];
-    if (q.among !== undefined && (among.length < 2 || !among.every((p) => protos.includes(p)))) e(`${qf}.among`, 'must list at least two of the lesson\'s protocols');
+    const among: unknown[] = q.among === undefined ? runs : Array.isArray(q.among) ? q.among : [];
+    if (q.among !== undefined && (among.length < 2 || !among.every((p) => runs.includes(p)))) e(`${qf}.among`, 'must list at least two of the lesson\'s protocols (or "branch")');
     if (!among.includes(q.expect)) e(`${qf}.expect`, 'must be one of the protocols the question compares');
     if (!isText(q.explain)) e(`${qf}.explain`, 'must not be empty');
   });

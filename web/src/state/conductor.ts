@@ -140,17 +140,7 @@ export class Conductor {
     this.seekTarget = seekTo;
     const specs = runsOf(settings);
     const fresh = specs.map((r) => emptyRun(r.label, r.protocol));
-    this.slots = specs.map((_, i) => ({
-      client: new SimClient({
-        onMessage: (m) => gen === this.generation && this.onMessage(i, m),
-        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
-      }),
-      untilPs: 0,
-      reachedPs: 0,
-      finished: false,
-      topology: null,
-      gotCompletion: false,
-    }));
+    this.slots = specs.map((_, i) => this.newSlot(i, gen, (m) => this.onMessage(i, m)));
     this.pendingRuns = fresh;
     this.pendingSeek = null;
     this.travelRuns = null;
@@ -171,6 +161,21 @@ export class Conductor {
     const tracing = seekTo === null;
     const budgetBytes = budgetFor(specs.length);
     specs.forEach((r, i) => this.slots[i].client.send({ type: 'load', scenario: r.scenario, trace: tracing, budgetBytes }));
+  }
+
+  /** A slot with a fresh worker; messages of an older generation (a later load) are ignored. */
+  private newSlot(i: number, gen: number, onMessage: (m: WorkerResponse) => void): Slot {
+    return {
+      client: new SimClient({
+        onMessage: (m) => gen === this.generation && onMessage(m),
+        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
+      }),
+      untilPs: 0,
+      reachedPs: 0,
+      finished: false,
+      topology: null,
+      gotCompletion: false,
+    };
   }
 
   /** Run states being rebuilt by a seek (shown once the replay is there). */
@@ -499,23 +504,13 @@ export class Conductor {
     // Drop a previous branch's worker and run.
     for (const s of this.slots.slice(n)) s.client.dispose();
     this.slots = this.slots.slice(0, n);
-    const gen = this.generation;
-    const i = n;
-    const slot: Slot = {
-      client: new SimClient({
-        onMessage: (m) => gen === this.generation && this.onBranchMessage(i, m),
-        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
-      }),
-      untilPs: 0,
-      reachedPs: 0,
-      finished: false,
-      topology: null,
-      gotCompletion: false,
-    };
+    const slot = this.newSlot(n, this.generation, (m) => this.onBranchMessage(n, m));
     this.slots.push(slot);
     const runs = this.state.runs.slice(0, n).concat([emptyRun(spec.label, spec.protocol)]);
     this.set({ settings, runs, timelines: this.state.timelines.slice(0, n).concat([null]), divergencePs: divergencePs(b), status: `what if ${b.name}: computing the branch up to t = ${fmtTime(b.at_us * 1e6)}…` });
-    slot.client.send({ type: 'load', scenario: spec.scenario, trace: true, budgetBytes: budgetFor(specs.length) });
+    const budgetBytes = budgetFor(specs.length);
+    for (const s of this.slots.slice(0, n)) s.client.send({ type: 'budget', bytes: budgetBytes });
+    slot.client.send({ type: 'load', scenario: spec.scenario, trace: true, budgetBytes });
   }
 
   /** Until the branch is loaded, its messages go here; then it joins the others at the time on screen. */
