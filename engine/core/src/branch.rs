@@ -12,11 +12,14 @@
 //! * `buffer_bytes`: every port's buffer limit becomes this many bytes
 //!   (packets already buffered stay; arrivals are dropped until there is
 //!   room). The protocol's own parameters are unchanged.
+//! * a fault (`link_down`, `switch_down`, ... as in `faults`): the link or
+//!   switch fails at `at_us` (`crate::fault`).
 //! * `protocol`: another protocol on the same arrivals. A protocol's state
 //!   (windows, tokens, arbitration) cannot carry over to another
 //!   protocol, so this branch runs the other protocol from time zero: its
 //!   divergence time is 0 whatever `at_us` says.
 
+use crate::fault::FaultKind;
 use crate::scenario::ProtocolName;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -50,6 +53,39 @@ pub enum BranchChange {
         /// The protocol the branch runs.
         protocol: ProtocolName,
     },
+    /// The link between two nodes (by name) fails at `at_us` (`crate::fault`).
+    LinkDown {
+        /// The two ends, e.g. `["tor0", "spine1"]`.
+        link: [String; 2],
+    },
+    /// The link between two nodes comes back at `at_us`.
+    LinkUp {
+        /// The two ends.
+        link: [String; 2],
+    },
+    /// A switch (by name) fails at `at_us`.
+    SwitchDown {
+        /// The switch, e.g. `"spine1"`.
+        node: String,
+    },
+    /// A switch comes back at `at_us`.
+    SwitchUp {
+        /// The switch.
+        node: String,
+    },
+}
+
+impl BranchChange {
+    /// The fault this change is, if it is one.
+    pub fn fault(&self) -> Option<FaultKind> {
+        match self {
+            BranchChange::LinkDown { link } => Some(FaultKind::LinkDown { link: link.clone() }),
+            BranchChange::LinkUp { link } => Some(FaultKind::LinkUp { link: link.clone() }),
+            BranchChange::SwitchDown { node } => Some(FaultKind::SwitchDown { node: node.clone() }),
+            BranchChange::SwitchUp { node } => Some(FaultKind::SwitchUp { node: node.clone() }),
+            _ => None,
+        }
+    }
 }
 
 /// Largest buffer a branch may set, bytes (1 GB: beyond it nothing drops

@@ -102,6 +102,10 @@ pub struct Counters {
     pub control_in_flight: u64,
     /// CE marks applied.
     pub ecn_marks: u64,
+    /// Packets (data and control) dropped because of faults: down links,
+    /// packets on a failing wire, no path left (`crate::fault`). They are
+    /// also in the drop counts by port role.
+    pub fault_drops: u64,
 }
 
 fn role_index(r: PortRole) -> usize {
@@ -247,6 +251,8 @@ pub struct Summary {
     pub sim_time_us: f64,
     /// Events processed (0 for flow-level runs).
     pub events: u64,
+    /// Packets dropped because of faults (`faults`, a fault branch).
+    pub fault_drops: u64,
 }
 
 /// Stability check (PROTOCOLS.md section 2): fits a line to the pending

@@ -269,6 +269,9 @@ pub struct Packet {
     /// Number of output ports this packet has already left (0 at the
     /// source NIC). Names the hop a drop happens at.
     pub hops: u8,
+    /// The packet was on the wire of a link that failed: it is dropped
+    /// where it arrives (see `crate::fault`).
+    pub lost: bool,
     /// ECN bits.
     pub ecn: Ecn,
     /// pFabric priority: lower is more urgent (remaining flow bytes).
@@ -297,6 +300,7 @@ impl Packet {
             kind,
             class: 0,
             hops: 0,
+            lost: false,
             ecn: Ecn::default(),
             rank: 0,
             sent_at: SimTime::ZERO,

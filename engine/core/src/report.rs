@@ -53,7 +53,7 @@ pub fn summary_columns() -> Vec<String> {
     for r in PortRole::ALL {
         c.push(format!("drops_{}", r.name()));
     }
-    for x in ["deadlines_met", "mean_request_us", "throughput_gbps", "control_overhead", "sim_time_us", "events"] {
+    for x in ["deadlines_met", "mean_request_us", "throughput_gbps", "control_overhead", "sim_time_us", "events", "fault_drops"] {
         c.push(x.to_string());
     }
     c
@@ -93,6 +93,7 @@ pub fn summary_csv(rows: &[Summary]) -> String {
             s.control_overhead.to_string(),
             s.sim_time_us.to_string(),
             s.events.to_string(),
+            s.fault_drops.to_string(),
         ]);
         w.write_record(r).unwrap();
     }

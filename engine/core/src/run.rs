@@ -193,6 +193,12 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
                 Ok(())
             }
             BranchChange::Protocol { .. } => Err("branch.change: a protocol change runs from time zero, not from a state".into()),
+            ref f => {
+                let k = f.fault().expect("the other changes are matched above");
+                let (ports, up) = k.resolve(self.sim.network(), "branch.change")?;
+                self.sim.set_ports_down(&ports, !up);
+                Ok(())
+            }
         }
     }
     fn snapshot(&self) -> Box<dyn Runner> {
@@ -350,6 +356,9 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
     fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {
         let mut sim = sim;
         sim.trace.enabled = trace;
+        // Validated with the scenario: every fault resolves.
+        let faults = scenario.faults.iter().filter_map(|f| f.kind.resolve(sim.network(), "faults").ok().map(|(ports, up)| (SimTime::from_us_f64(f.at_us), ports, up))).collect();
+        sim.schedule_faults(faults);
         Box::new(PacketLevel { sim, scenario })
     }
     Ok(match s.protocol {
@@ -411,6 +420,9 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
                 ProtocolName::Ideal => (ideal::run, "ideal"),
                 _ => (crate::protocol::optimal_deadline::run, "optimal_deadline"),
             };
+            if !s.faults.is_empty() {
+                return Err("faults: the flow-level schedulers (ideal, optimal_deadline) have no packets to lose; faults need a packet-level protocol".into());
+            }
             Box::new(Flowlevel { scheduler, net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
         }
     })
@@ -486,5 +498,6 @@ pub fn summarize(
         stable,
         sim_time_us: end.as_us_f64(),
         events,
+        fault_drops: c.fault_drops,
     }
 }

@@ -154,6 +154,10 @@ pub struct Scenario {
     /// Stop after this many events (a guard against runaway runs).
     #[serde(default = "d_max_events")]
     pub max_events: u64,
+    /// Links and switches that fail and come back at given times (see
+    /// `engine/core/src/fault.rs`). Default none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<crate::fault::FaultSpec>,
     /// A what-if branch: this scenario up to `branch.at_us`, then one
     /// change (see `engine/core/src/branch.rs`). Absent for a plain run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -209,8 +213,14 @@ impl Scenario {
         if self.max_events == 0 {
             return Err("max_events: must be at least 1".into());
         }
+        for (i, f) in self.faults.iter().enumerate() {
+            f.validate(&net, i)?;
+        }
         if let Some(b) = &self.branch {
             b.validate()?;
+            if let Some(k) = b.change.fault() {
+                k.resolve(&net, "branch.change")?;
+            }
         }
         Ok(())
     }

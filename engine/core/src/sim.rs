@@ -50,6 +50,8 @@ enum Event<T> {
     Timer(T),
     /// Record a sample of pending bytes (stability check, charts).
     Sample,
+    /// A scheduled fault (index into `Simulation::faults`).
+    Fault(u32),
 }
 
 /// Packets a port's wire holds in place (a power of two); more spill to
@@ -347,6 +349,13 @@ pub struct Simulation<P: Protocol> {
     stopped: Option<StopReason>,
     audit: Vec<Vec<u64>>,
     audit_bytes: Vec<u64>,
+    /// Scheduled faults: the ports each takes down (or brings up) and
+    /// whether it is a repair.
+    faults: Vec<(Vec<PortId>, bool)>,
+    /// Ports whose link is down now (`crate::fault`).
+    down: Vec<bool>,
+    /// Buffer limits of ports while their link is down (0 marks them down).
+    saved_limit: Vec<u32>,
 }
 
 impl<P: Protocol> Simulation<P> {
@@ -422,6 +431,9 @@ impl<P: Protocol> Simulation<P> {
             stopped: None,
             audit: Vec::new(),
             audit_bytes: Vec::new(),
+            faults: Vec::new(),
+            down: Vec::new(),
+            saved_limit: Vec::new(),
             cfg,
         };
         sim.schedule_next_arrival();
@@ -497,13 +509,25 @@ impl<P: Protocol> Simulation<P> {
     /// branch): packets already buffered stay, arrivals are dropped until
     /// there is room.
     pub fn set_buffer_limit(&mut self, bytes: u64) {
-        for (q, p) in self.queues.iter_mut().zip(self.ports.iter_mut()) {
+        let limit = u32::try_from(bytes).unwrap_or(u32::MAX);
+        for (i, (q, p)) in self.queues.iter_mut().zip(self.ports.iter_mut()).enumerate() {
             match q {
                 Queue::Fifo(f) => f.limit = bytes,
                 Queue::StrictPriority(f) => f.limit = bytes,
                 Queue::PFabric(f) => f.limit = bytes,
             }
-            p.limit = u32::try_from(bytes).unwrap_or(u32::MAX);
+            // A down port stays down; it gets the new limit when it comes back.
+            match self.down.get(i) {
+                Some(true) => self.saved_limit[i] = limit,
+                _ => p.limit = limit,
+            }
+        }
+        if !self.saved_limit.is_empty() {
+            for (i, l) in self.saved_limit.iter_mut().enumerate() {
+                if !self.down[i] {
+                    *l = limit;
+                }
+            }
         }
     }
 
@@ -555,6 +579,10 @@ impl<P: Protocol> Simulation<P> {
                 let mut io = io!(self);
                 self.proto.on_timer(t, &mut io);
                 self.apply_actions();
+            }
+            Event::Fault(i) => {
+                let (ports, up) = self.faults[i as usize].clone();
+                self.set_ports_down(&ports, !up);
             }
             Event::Sample => {
                 self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
@@ -757,7 +785,8 @@ impl<P: Protocol> Simulation<P> {
         let (a, n) = (route.a(), route.n());
         let port = match n {
             1 => PortId(a),
-            0 => panic!("no route from {} to {}", node.0, dst.0),
+            // No path left (faults): the packet is dropped here.
+            0 => return self.drop_unroutable(node, id),
             n => {
                 let k = match self.cfg.load_balancing {
                     LoadBalancing::Spray => {
@@ -829,6 +858,12 @@ impl<P: Protocol> Simulation<P> {
     /// discipline takes it (or drops something).
     #[inline(never)]
     fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
+        // A down port (limit 0, so the fast path never takes it) drops all.
+        if self.ports[port.idx()].limit == 0 && self.down.get(port.idx()) == Some(&true) {
+            let p = self.packets.remove(id);
+            self.count_drop(port, &p, DropReason::LinkDown);
+            return;
+        }
         let q = &mut self.queues[port.idx()];
         let out = q.enqueue(id, &mut self.packets, &mut self.drops);
         let qb = q.bytes();
@@ -877,6 +912,9 @@ impl<P: Protocol> Simulation<P> {
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
         let role = self.net.ports[port.idx()].role;
         self.counters.count_drop(role, p);
+        if why == DropReason::LinkDown {
+            self.counters.fault_drops += 1;
+        }
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::Drop { port, flow: p.flow, seq: p.seq, kind: p.kind, reason: why });
         }
@@ -922,7 +960,11 @@ impl<P: Protocol> Simulation<P> {
             self.events.push(next, Event::Arrive(port));
         }
         let node = st.peer;
-        let dst = self.packets.get(id).dst;
+        let p = self.packets.get(id);
+        let dst = p.dst;
+        if p.lost {
+            return self.drop_lost(port, id);
+        }
         if node == dst {
             let p = self.packets.remove(id);
             if self.net.is_host(node) {
@@ -946,6 +988,91 @@ impl<P: Protocol> Simulation<P> {
             debug_assert!(!self.net.is_host(node), "host {} got a packet for {}", node.0, dst.0);
             self.forward(node, id, dst);
         }
+    }
+
+    /// Schedules faults: at each time, the ports to take down (or bring up
+    /// with `up`). Called once, before the run starts.
+    pub fn schedule_faults(&mut self, faults: Vec<(SimTime, Vec<PortId>, bool)>) {
+        for (at, ports, up) in faults {
+            self.events.push(at, Event::Fault(self.faults.len() as u32));
+            self.faults.push((ports, up));
+        }
+    }
+
+    /// Takes `ports` down (`down`) or brings them up, now: a down port
+    /// drops its buffer and everything that reaches it, packets on its wire
+    /// are lost, and the routes are recomputed over the ports still up
+    /// (`crate::fault`).
+    pub fn set_ports_down(&mut self, ports: &[PortId], down: bool) {
+        if self.down.is_empty() {
+            self.down = vec![false; self.ports.len()];
+            self.saved_limit = self.ports.iter().map(|p| p.limit).collect();
+        }
+        for &port in ports {
+            let i = port.idx();
+            if self.down[i] == down {
+                continue;
+            }
+            self.down[i] = down;
+            if self.trace.enabled {
+                self.trace.push(self.now, TraceKind::Fault { port, up: !down });
+            }
+            if !down {
+                self.ports[i].limit = self.saved_limit[i];
+                continue;
+            }
+            self.ports[i].limit = 0;
+            // The buffer is lost...
+            while let Some(id) = self.queues[i].dequeue(&self.packets) {
+                let p = self.packets.remove(id);
+                self.count_drop(port, &p, DropReason::LinkDown);
+            }
+            self.queue_bytes[i] = 0;
+            // ... and so is what is on the wire (dropped where it arrives).
+            let on_wire: Vec<PacketId> = self.ports[i].wire_iter(&self.wire_overflow[i]).collect();
+            for id in on_wire {
+                self.packets.get_mut(id).lost = true;
+            }
+        }
+        if self.down.iter().any(|&d| d) {
+            let table = crate::fault::routes_avoiding(&self.net, &self.down);
+            let (h, n) = (self.net.n_hosts as usize, self.net.nodes.len());
+            let mut routes = Vec::with_capacity((n - h) * n);
+            let mut route_ports = Vec::new();
+            for row in &table {
+                for hops in row {
+                    if hops.len() == 1 {
+                        routes.push(Route::new(hops[0].0, 1));
+                    } else {
+                        routes.push(Route::new(route_ports.len() as u32, hops.len()));
+                        route_ports.extend_from_slice(hops);
+                    }
+                }
+            }
+            self.routes = routes;
+            self.route_ports = route_ports;
+        } else {
+            (self.routes, self.route_ports) = route_table(&self.net);
+        }
+    }
+
+    /// A packet that was on a failed link's wire arrives: dropped.
+    #[cold]
+    #[inline(never)]
+    fn drop_lost(&mut self, port: PortId, id: PacketId) {
+        let p = self.packets.remove(id);
+        self.count_drop(port, &p, DropReason::LinkDown);
+    }
+
+    /// A switch with no path left to a packet's destination drops it
+    /// (counted at the port it arrived on the switch through... the
+    /// switch's first port, for the role statistics).
+    #[cold]
+    #[inline(never)]
+    fn drop_unroutable(&mut self, node: NodeId, id: PacketId) {
+        let port = self.net.nodes[node.idx()].ports[0];
+        let p = self.packets.remove(id);
+        self.count_drop(port, &p, DropReason::LinkDown);
     }
 
     /// The audit and the per-tenant bytes of a delivered data packet.

@@ -12,6 +12,8 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TraceKind {
+    /// A port's link went down (`up` false) or came back (a fault).
+    Fault { port: PortId, up: bool },
     /// A packet entered a port's buffer.
     Enqueue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, subqueue: u8, queue_bytes: u64 },
     /// A packet started transmission at a port. `priority` is what the

@@ -45,7 +45,8 @@ pub mod trace_code {
     pub const ENQUEUE: f64 = 0.0;
     /// A packet started transmission; aux = bytes left in the buffer.
     pub const DEQUEUE: f64 = 1.0;
-    /// A packet was dropped; aux = 0 buffer full, 1 least urgent (pFabric).
+    /// A packet was dropped; aux = 0 buffer full, 1 least urgent (pFabric),
+    /// 2 link down (a fault).
     pub const DROP: f64 = 2.0;
     /// A packet was CE-marked.
     pub const ECN_MARK: f64 = 3.0;
@@ -63,6 +64,8 @@ pub mod trace_code {
     /// [`super::CONTROL_NAMES`], seq = priority queue (-1: none decided),
     /// priority = rate in bits per second, port = the link (-1: none).
     pub const DECISION: f64 = 9.0;
+    /// A port's link went down (aux 0) or came back (aux 1): a fault.
+    pub const FAULT: f64 = 10.0;
 }
 
 /// Names of control messages, indexed by the aux column of a CONTROL record.
@@ -331,9 +334,11 @@ impl Engine {
                     let why = match reason {
                         dcsim_core::queue::DropReason::BufferFull => 0.0,
                         dcsim_core::queue::DropReason::LeastUrgent => 1.0,
+                        dcsim_core::queue::DropReason::LinkDown => 2.0,
                     };
                     [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why, 0.0]
                 }
+                TraceKind::Fault { port, up } => [t, trace_code::FAULT, port.0 as f64, -1.0, 0.0, 0.0, if up { 1.0 } else { 0.0 }, 0.0],
                 TraceKind::EcnMark { port, flow, seq } => [t, trace_code::ECN_MARK, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0, 0.0],
                 TraceKind::FlowStart { flow } => [t, trace_code::FLOW_START, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
                 TraceKind::FlowFinish { flow } => [t, trace_code::FLOW_FINISH, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],

@@ -19,6 +19,7 @@ export enum TraceCode {
   Timeout = 6, // aux = 1 in pFabric probe mode
   LinkRate = 7, // aux = bits per second (RCP fair share)
   Control = 8, // aux = index into CONTROL_NAMES
+  Fault = 10, // a port's link went down (aux 0) or came back (aux 1)
   Decision = 9, // aux = index into CONTROL_NAMES; seq = priority queue (-1: none); priority = rate, b/s; port = the link (-1: none)
 }
 
@@ -34,6 +35,7 @@ export enum PacketKindCode {
 export enum DropWhy {
   BufferFull = 0,
   LeastUrgent = 1,
+  LinkDown = 2,
 }
 
 /** Names of control messages, indexed by the aux of a Control record. */
@@ -99,6 +101,8 @@ export interface Summary {
   stable: boolean;
   sim_time_us: number;
   events: number;
+  /** Packets dropped because of faults (down links and switches). */
+  fault_drops: number;
 }
 
 /** The port the user is inspecting: its buffer as the discipline holds it. */

@@ -143,7 +143,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
   const portEvents = s.portEvents.filter((e) => displayPs - e.tPs < EVENT_LINGER_PS);
   let linkRates = s.linkRates;
   for (const r of recs) {
-    if (r.code === TraceCode.Drop) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'drop', reason: r.aux === 1 ? 'least urgent' : 'buffer full' });
+    if (r.code === TraceCode.Drop) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'drop', reason: r.aux === 1 ? 'least urgent' : r.aux === 2 ? 'link down' : 'buffer full' });
     else if (r.code === TraceCode.EcnMark) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'mark' });
     else if (r.code === TraceCode.LinkRate) {
       if (linkRates === s.linkRates) linkRates = new Map(linkRates);

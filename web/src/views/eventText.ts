@@ -76,7 +76,9 @@ export function describeRecord(r: TraceRecord, topo: Topology | null): EventLine
     case TraceCode.Dequeue:
       return { time, text: `${at}${packetText(r)} sent (${Math.round(r.aux)} B left in the buffer)`, tone: 'queue' };
     case TraceCode.Drop:
-      return { time, text: `${at}${packetText(r)} dropped (${r.aux === DropWhy.LeastUrgent ? 'least urgent' : 'buffer full'})`, tone: 'drop' };
+      return { time, text: `${at}${packetText(r)} dropped (${r.aux === DropWhy.LeastUrgent ? 'least urgent' : r.aux === DropWhy.LinkDown ? 'link down' : 'buffer full'})`, tone: 'drop' };
+    case TraceCode.Fault:
+      return { time, text: `${at}link ${r.aux === 1 ? 'back up' : 'DOWN (fault)'}`, tone: 'drop' };
     case TraceCode.EcnMark:
       return { time, text: `${at}flow ${r.flow} seq ${r.seq} ECN-marked (queue above K)`, tone: 'mark' };
     case TraceCode.FlowStart:

@@ -22,6 +22,9 @@ pub enum DropReason {
     BufferFull,
     /// pFabric: the buffer was full and this packet was the least urgent.
     LeastUrgent,
+    /// A fault: the port's link is down, the packet was on a link that
+    /// failed, or no path to its destination is left (`crate::fault`).
+    LinkDown,
 }
 
 /// What happened to an arriving packet. The packets dropped (the arrival
