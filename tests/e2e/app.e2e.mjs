@@ -278,6 +278,29 @@ try {
     assert(memory > 0 && memory <= 256 * 2 ** 20, `checkpoints hold ${memory} bytes`);
   });
 
+  await check('what if: a switch fails at 3 ms in a branch beside the original (divergence marked, failed links drawn)', async () => {
+    await setField(page, 'seek-input', 3000);
+    await page.getByTestId('seek').click();
+    await page.waitForFunction(() => /^at t = 3\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.getByTestId('whatif-kind').selectOption('switch_down');
+    await page.getByTestId('whatif-switch').selectOption('spine1');
+    await page.getByTestId('whatif-branch').click();
+    await page.waitForFunction(() => /runs beside the original/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+    assert((await page.getByTestId('run-pfabric · what if spine1 fails').count()) === 1, 'no branch panel');
+    assert((await page.getByTestId('divergence-mark').count()) === 1, 'no divergence mark on the scrubber');
+    for (let k = 0; k < 3; k++) {
+      await page.getByTestId('step-rtt').click();
+      await page.waitForTimeout(250);
+    }
+    const log = await page.getByTestId('run-pfabric · what if spine1 fails').innerText();
+    await page.screenshot({ path: join(out, '03c-what-if-failed-switch.png') });
+    // The branch and the original are on one clock (lockstep).
+    const times = await page.locator('[data-testid^="progress-"]').allInnerTexts();
+    assert(times.length === 2 && times[0].split('t = ')[1] === times[1].split('t = ')[1], `runs not in lockstep: ${times.join(' | ')}`);
+    await page.getByTestId('whatif-close').click();
+    assert((await page.locator('[data-testid^="progress-"]').count()) === 1, 'the branch did not close');
+  });
+
   const small = { ...defaultScenario, seed: 5, workload: { ...defaultScenario.workload, flows: 300 } };
   let sharedUrl;
   let firstShared;

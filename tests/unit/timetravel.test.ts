@@ -64,3 +64,33 @@ describe('rewound', () => {
     expect(w.series.map((p) => p.tPs)).toEqual([1]);
   });
 });
+
+describe('branches and faults in the page', () => {
+  it('a share link carries the branch; bad branches name the field', async () => {
+    const { encodeSettings, decodeSettings, validateSettings, runsOf } = await import('../../web/src/state/settings');
+    const s = { scenario: { name: 'x', workload: { flows: 10 } }, protocols: ['pfabric' as const], branch: { of: 'pfabric' as const, name: 'spine1 fails', at_us: 5, change: { kind: 'switch_down' as const, node: 'spine1' } } };
+    const back = decodeSettings(encodeSettings(s)) as typeof s;
+    expect(back.branch).toEqual(s.branch);
+    expect(validateSettings(back)).toEqual([]);
+    const runs = runsOf(back);
+    expect(runs.map((r) => r.label)).toEqual(['pfabric', 'pfabric · what if spine1 fails']);
+    expect(runs[1].scenario.branch).toEqual({ name: 'spine1 fails', at_us: 5, change: s.branch.change });
+    expect(validateSettings({ ...s, branch: { ...s.branch, of: 'dctcp' } }).map((e) => e.field)).toContain('branch.of');
+    expect(validateSettings({ ...s, branch: { ...s.branch, at_us: -1 } }).map((e) => e.field)).toContain('branch.at_us');
+  });
+
+  it('the drawing knows which links are down when (the engine topology, the scenario faults)', async () => {
+    const { downPortsAt } = await import('../../web/src/views/faults');
+    const e = new Engine(scenario(10), false);
+    const topo = JSON.parse(e.topology_json());
+    e.free();
+    const spine1 = topo.nodes.findIndex((n: { name: string }) => n.name === 'spine1');
+    const sc = { faults: [{ at_us: 10, kind: 'switch_down', node: 'spine1' }, { at_us: 20, kind: 'link_up', link: ['tor0', 'spine1'] }] };
+    expect(downPortsAt(sc, topo, 9e6).size).toBe(0);
+    const at15 = downPortsAt(sc, topo, 15e6);
+    // Every port of spine1 and every port towards it: 2 per ToR (9 ToRs).
+    expect(at15.size).toBe(18);
+    for (const p of at15) expect(topo.ports[p].node === spine1 || topo.ports[p].peer === spine1).toBe(true);
+    expect(downPortsAt(sc, topo, 25e6).size).toBe(16);
+  });
+});

@@ -40,7 +40,7 @@ export function Scrubber({ c, s }: { c: Conductor; s: ConductorState }) {
       <button data-testid="step-back-event" onClick={() => c.stepBack()} disabled={busy || s.displayPs <= 0} title="step back one event (←)">
         ← Event
       </button>
-      <button data-testid="step-back-rtt" onClick={() => c.stepBackRtt()} disabled={busy || s.displayPs <= 0} title="step back one base RTT (b)">
+      <button data-testid="step-back-rtt" onClick={() => c.stepBackRtt()} disabled={busy || s.displayPs <= 0} title="step back one base RTT (shift+R)">
         −1 RTT
       </button>
       <div className="scrub-track">

@@ -15,7 +15,7 @@ export const SHORTCUTS: Record<string, string> = {
   ArrowRight: 'step one event',
   ArrowLeft: 'step back one event',
   r: 'step one RTT',
-  b: 'step back one RTT',
+  R: 'step back one RTT (shift+r)',
   c: 'run to the next flow completion',
   f: 'full speed to the end',
   '0': 'restart',
@@ -50,7 +50,7 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
         case 'r':
           c.stepRtt();
           break;
-        case 'b':
+        case 'R':
           c.stepBackRtt();
           break;
         case 'c':

@@ -13,7 +13,8 @@ import { FLOW_LEVEL, PROTOCOLS, portsOf, type BranchSettings, type Protocol } fr
 export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
   const packet = s.settings.protocols.filter((p) => !FLOW_LEVEL.has(p));
   const [of, setOf] = useState<Protocol | ''>('');
-  const [kind, setKind] = useState<'buffer_bytes' | 'protocol'>('buffer_bytes');
+  const [kind, setKind] = useState<'buffer_bytes' | 'protocol' | 'switch_down' | 'link_down'>('buffer_bytes');
+  const [sw, setSw] = useState('');
   const [kb, setKb] = useState('');
   const [proto, setProto] = useState<Protocol>('dctcp');
   const [error, setError] = useState<string | null>(null);
@@ -21,6 +22,10 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
   const branch = s.settings.branch;
   if (!base) return null;
   const current = portsOf(s.settings, base).bufferBytes;
+  const topo = s.runs.find((r) => r.topology)?.topology ?? null;
+  const switches = topo ? topo.nodes.filter((n) => n.kind !== 'host').map((n) => n.name) : [];
+  const port = s.inspectPort !== null && topo ? topo.ports[s.inspectPort] : undefined;
+  const link: [string, string] | null = port && topo ? [topo.nodes[port.node].name, topo.nodes[port.peer].name] : null;
   const go = () => {
     const at_us = Math.round(s.displayPs) / 1e6;
     let b: BranchSettings;
@@ -28,6 +33,13 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
       const bytes = Math.round(Number(kb || current / 1000) * 1000);
       if (!(Number.isFinite(bytes) && bytes >= 1500)) return setError('buffer: at least 1.5 KB (one packet)');
       b = { of: base, name: `${bytes / 1000} KB buffers`, at_us, change: { kind: 'buffer_bytes', bytes } };
+    } else if (kind === 'switch_down') {
+      const node = sw || switches[switches.length - 1];
+      if (!node) return setError('no switch to fail');
+      b = { of: base, name: `${node} fails`, at_us, change: { kind: 'switch_down', node } };
+    } else if (kind === 'link_down') {
+      if (!link) return setError('click a port on the network first: its link is the one that fails');
+      b = { of: base, name: `link ${link[0]}–${link[1]} fails`, at_us, change: { kind: 'link_down', link } };
     } else {
       if (proto === base) return setError(`the run is already ${base}`);
       b = { of: base, name: `${proto} instead`, at_us, change: { kind: 'protocol', protocol: proto } };
@@ -50,12 +62,22 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
       )}
       <label>
         change{' '}
-        <select value={kind} onChange={(e) => setKind(e.target.value as 'buffer_bytes' | 'protocol')} data-testid="whatif-kind">
+        <select value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} data-testid="whatif-kind">
           <option value="buffer_bytes">every port&apos;s buffer</option>
+          <option value="link_down">fail the clicked port&apos;s link</option>
+          <option value="switch_down">fail a switch</option>
           <option value="protocol">the protocol (from t = 0, same arrivals)</option>
         </select>
       </label>
-      {kind === 'buffer_bytes' ? (
+      {kind === 'link_down' ? (
+        <span data-testid="whatif-link">{link ? `${link[0]} – ${link[1]}` : '(click a port on the network)'}</span>
+      ) : kind === 'switch_down' ? (
+        <select value={sw || switches[switches.length - 1]} onChange={(e) => setSw(e.target.value)} data-testid="whatif-switch" aria-label="switch that fails">
+          {switches.map((n) => (
+            <option key={n}>{n}</option>
+          ))}
+        </select>
+      ) : kind === 'buffer_bytes' ? (
         <label>
           to{' '}
           <input size={6} value={kb} placeholder={String(current / 1000)} onChange={(e) => setKb(e.target.value)} data-testid="whatif-kb" aria-label="buffer in KB" /> KB

@@ -61,7 +61,11 @@ export const NAMED_CDFS = ['websearch', 'datamining', 'imc10'] as const;
 export type ScenarioJson = Record<string, any>;
 
 /** What a what-if branch changes (engine/core/src/branch.rs `BranchChange`). */
-export type BranchChange = { kind: 'buffer_bytes'; bytes: number } | { kind: 'protocol'; protocol: Protocol };
+export type BranchChange =
+  | { kind: 'buffer_bytes'; bytes: number }
+  | { kind: 'protocol'; protocol: Protocol }
+  | { kind: 'link_down' | 'link_up'; link: [string, string] }
+  | { kind: 'switch_down' | 'switch_up'; node: string };
 
 /**
  * A what-if branch of one of the runs (engine/core/src/branch.rs): the run
@@ -175,7 +179,11 @@ export function validateSettings(s: Settings): FieldError[] {
       if (!(isInt(c.bytes) && c.bytes >= 1500)) e('branch.change.bytes', `must be a whole number of bytes, at least one 1500-byte packet, got ${c.bytes}`);
     } else if (c?.kind === 'protocol') {
       if (!PROTOCOLS.includes(c.protocol)) e('branch.change.protocol', `unknown protocol "${c.protocol}"`);
-    } else e('branch.change', 'must be a buffer_bytes or protocol change');
+    } else if (c?.kind === 'link_down' || c?.kind === 'link_up') {
+      if (!(Array.isArray(c.link) && c.link.length === 2 && c.link.every((x) => typeof x === 'string' && x))) e('branch.change.link', 'must name the two ends, e.g. ["tor0", "spine1"]');
+    } else if (c?.kind === 'switch_down' || c?.kind === 'switch_up') {
+      if (typeof c.node !== 'string' || !c.node) e('branch.change.node', 'must name a switch, e.g. "spine1"');
+    } else e('branch.change', 'must be a buffer_bytes, protocol, link_down/up or switch_down/up change');
   }
   const pq = sc.params?.pase?.queues;
   if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);

@@ -11,6 +11,7 @@ import type { Topology } from '../engine/api';
 import type { RunState } from '../state/run';
 import { layoutTopology, pickPoint, pickPort, portName, ROLE_NAMES, type TopoLayout } from './layout';
 import { drawTopology, PacketScratch, type StaticLayer } from './topologyDraw';
+import { downPortsAt } from './faults';
 import { bytesText, rateText } from './format';
 import './views.css';
 
@@ -151,6 +152,7 @@ export function TopologyView(props: TopologyViewProps) {
           nowPs: p.nowPs,
           colorBy: p.colorBy,
           selectedPort: p.selectedPort,
+          downPorts: downPortsAt(run.scenario, topo, p.nowPs),
           bufferBytes: p.bufferBytes && p.bufferBytes > 0 ? p.bufferBytes : Math.max(L.maxSeen, 1500),
           ecnThresholdBytes: p.ecnThresholdBytes,
           k: t.k,

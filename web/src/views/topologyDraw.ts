@@ -20,6 +20,8 @@ export interface DrawOptions {
   bufferBytes: number;
   /** Bars above this are red (ECN marking threshold K); a tick marks it on every bar. */
   ecnThresholdBytes?: number;
+  /** Ports whose link is down (faults), drawn red and dashed. */
+  downPorts?: ReadonlySet<number>;
   /** Zoom transform (d3-zoom): screen = world * k + (x, y). */
   k: number;
   tx: number;
@@ -207,6 +209,23 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
     ctx.strokeStyle = COLORS.linkSelected;
     ctx.lineWidth = 2.5 * px;
     ctx.stroke();
+  }
+
+  // Failed links (faults): red and dashed over the static drawing.
+  if (o.downPorts && o.downPorts.size) {
+    ctx.save();
+    ctx.setLineDash([6 * px, 4 * px]);
+    ctx.strokeStyle = COLORS.drop;
+    ctx.lineWidth = 3 * px;
+    ctx.beginPath();
+    for (const p of o.downPorts) {
+      if (p < 0 || p >= np) continue;
+      const [x1, y1] = portTarget(L, topo, p);
+      ctx.moveTo(L.portX[p], L.portY[p]);
+      ctx.lineTo(x1, y1);
+    }
+    ctx.stroke();
+    ctx.restore();
   }
 
   // Queue bars: the occupancy in blue, red above K (the grey capacity is in the static layer).
