@@ -75,7 +75,8 @@ describe('branches and faults in the page', () => {
     const runs = runsOf(back);
     expect(runs.map((r) => r.label)).toEqual(['pfabric', 'pfabric · what if spine1 fails']);
     expect(runs[1].scenario.branch).toEqual({ name: 'spine1 fails', at_us: 5, change: s.branch.change });
-    expect(validateSettings({ ...s, branch: { ...s.branch, of: 'dctcp' } }).map((e) => e.field)).toContain('branch.of');
+    // A branch of a run no longer shown is dropped with it.
+    expect(runsOf({ ...s, branch: { ...s.branch, of: 'dctcp' } }).map((r) => r.label)).toEqual(['pfabric']);
     expect(validateSettings({ ...s, branch: { ...s.branch, at_us: -1 } }).map((e) => e.field)).toContain('branch.at_us');
   });
 

@@ -176,7 +176,7 @@ export function App() {
                     {r.protocol}{' '}
                     <small data-testid={`progress-${r.protocol}`}>
                       {r.done}/{r.total} flows · {r.events.toLocaleString('en')} events · t = {fmtTime(r.nowPs)}
-                      {r.summary ? ' · finished' : ''}
+                      {r.summary && !r.running ? ' · finished' : ''}
                     </small>
                   </h3>
                   {r.error && <em className="error">{r.error}</em>}

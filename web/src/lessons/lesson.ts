@@ -164,6 +164,8 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
   if (l.branch !== undefined) {
     const settingsErrs = validateSettings({ scenario: { name: 'lesson' }, protocols: protos as Protocol[], branch: l.branch as BranchSettings });
     for (const x of settingsErrs) if (x.field.startsWith('branch')) e(x.field, x.message);
+    const of = (l.branch as BranchSettings).of;
+    if (!protos.includes(of)) e('branch.of', `branches a run that is not shown ("${String(of)}")`);
   }
   const runs: unknown[] = l.branch !== undefined ? [...protos, BRANCH_RUN] : protos;
   if (l.seed !== undefined && !(Number.isInteger(l.seed) && l.seed >= 0)) e('seed', 'must be a whole number of at least 0');

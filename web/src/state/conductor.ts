@@ -134,6 +134,11 @@ export class Conductor {
 
   /** Loads settings: one fresh worker per protocol, all at time zero. */
   load(settings: Settings, keepRuns = false, seekTo: number | null = null) {
+    // A branch of a protocol no longer shown goes with it.
+    if (settings.branch && !settings.protocols.includes(settings.branch.of)) {
+      settings = { ...settings };
+      delete settings.branch;
+    }
     this.stopClock();
     for (const s of this.slots) s.client.dispose();
     const gen = ++this.generation;

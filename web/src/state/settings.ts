@@ -113,7 +113,7 @@ export function divergencePs(b: BranchSettings): number {
 export function runsOf(s: Settings): RunSpec[] {
   const runs: RunSpec[] = s.protocols.map((p) => ({ label: p, protocol: p, scenario: scenarioFor(s, p) }));
   const b = s.branch;
-  if (b) {
+  if (b && s.protocols.includes(b.of)) {
     const protocol = b.change.kind === 'protocol' ? b.change.protocol : b.of;
     runs.push({ label: branchLabel(b), protocol, scenario: { ...scenarioFor(s, b.of), branch: { name: b.name, at_us: b.at_us, change: b.change } } });
   }
@@ -170,8 +170,8 @@ export function validateSettings(s: Settings): FieldError[] {
     e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
   const b = s.branch;
   if (b) {
-    if (!s.protocols.includes(b.of)) e('branch.of', `branches a run that is not shown ("${b.of}")`);
-    else if (FLOW_LEVEL.has(b.of)) e('branch.of', `${b.of} is flow-level (computed at once): branch a packet-level protocol`);
+    // A branch of a run no longer shown is dropped (runsOf), not an error.
+    if (FLOW_LEVEL.has(b.of)) e('branch.of', `${b.of} is flow-level (computed at once): branch a packet-level protocol`);
     if (typeof b.name !== 'string' || !b.name.trim() || b.name.length > 120) e('branch.name', 'must be 1 to 120 characters');
     if (!(typeof b.at_us === 'number' && Number.isFinite(b.at_us) && b.at_us >= 0)) e('branch.at_us', `must be a time in microseconds >= 0, got ${b.at_us}`);
     const c = b.change;
