@@ -12,8 +12,8 @@
 //! * `buffer_bytes`: every port's buffer limit becomes this many bytes
 //!   (packets already buffered stay; arrivals are dropped until there is
 //!   room). The protocol's own parameters are unchanged.
-//! * a fault (`link_down`, `switch_down`, ... as in `faults`): the link or
-//!   switch fails at `at_us` (`crate::fault`).
+//! * a fault (`link_down`, `switch_down`, `drop_next`, ... as in
+//!   `faults`): it happens at `at_us` (`crate::fault`).
 //! * `protocol`: another protocol on the same arrivals. A protocol's state
 //!   (windows, tokens, arbitration) cannot carry over to another
 //!   protocol, so this branch runs the other protocol from time zero: its
@@ -38,8 +38,10 @@ pub struct BranchSpec {
     pub change: BranchChange,
 }
 
-/// One change a branch makes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// One change a branch makes. In a file: `{"kind": "buffer_bytes",
+/// "bytes": N}`, `{"kind": "protocol", "protocol": P}`, or any fault of a
+/// scenario's `faults` without its `at_us`.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum BranchChange {
     /// Every port's buffer limit becomes `bytes` (at least one MTU).
@@ -53,36 +55,46 @@ pub enum BranchChange {
         /// The protocol the branch runs.
         protocol: ProtocolName,
     },
-    /// The link between two nodes (by name) fails at `at_us` (`crate::fault`).
-    LinkDown {
-        /// The two ends, e.g. `["tor0", "spine1"]`.
-        link: [String; 2],
-    },
-    /// The link between two nodes comes back at `at_us`.
-    LinkUp {
-        /// The two ends.
-        link: [String; 2],
-    },
-    /// A switch (by name) fails at `at_us`.
-    SwitchDown {
-        /// The switch, e.g. `"spine1"`.
-        node: String,
-    },
-    /// A switch comes back at `at_us`.
-    SwitchUp {
-        /// The switch.
-        node: String,
-    },
+    /// A fault at `at_us` (`link_down`, `link_up`, `switch_down`,
+    /// `switch_up`, `drop_next`, with the fields they have in a scenario's
+    /// `faults`; `crate::fault`).
+    #[serde(untagged)]
+    Fault(FaultKind),
+}
+
+/// The changes that are not faults, as read from a file (`BranchChange`
+/// reads a fault as a [`FaultKind`]).
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum SettingChange {
+    BufferBytes { bytes: u64 },
+    Protocol { protocol: ProtocolName },
+}
+
+impl<'de> Deserialize<'de> for BranchChange {
+    // By hand: serde's untagged variants lose the reason of an error
+    // ("data did not match any variant"); this names the field.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let v = serde_json::Value::deserialize(d)?;
+        match v.get("kind").and_then(|k| k.as_str()) {
+            Some("buffer_bytes" | "protocol") => serde_json::from_value::<SettingChange>(v).map(|c| match c {
+                SettingChange::BufferBytes { bytes } => BranchChange::BufferBytes { bytes },
+                SettingChange::Protocol { protocol } => BranchChange::Protocol { protocol },
+            }),
+            Some("link_down" | "link_up" | "switch_down" | "switch_up" | "drop_next") => serde_json::from_value::<FaultKind>(v).map(BranchChange::Fault),
+            Some(k) => return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, link_down, link_up, switch_down, switch_up, drop_next"))),
+            None => return Err(D::Error::custom("missing field `kind`")),
+        }
+        .map_err(D::Error::custom)
+    }
 }
 
 impl BranchChange {
     /// The fault this change is, if it is one.
-    pub fn fault(&self) -> Option<FaultKind> {
+    pub fn fault(&self) -> Option<&FaultKind> {
         match self {
-            BranchChange::LinkDown { link } => Some(FaultKind::LinkDown { link: link.clone() }),
-            BranchChange::LinkUp { link } => Some(FaultKind::LinkUp { link: link.clone() }),
-            BranchChange::SwitchDown { node } => Some(FaultKind::SwitchDown { node: node.clone() }),
-            BranchChange::SwitchUp { node } => Some(FaultKind::SwitchUp { node: node.clone() }),
+            BranchChange::Fault(k) => Some(k),
             _ => None,
         }
     }

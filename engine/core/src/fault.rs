@@ -8,6 +8,11 @@
 //!   counted as drops by port role like any drop, and also as
 //!   `fault_drops`, with the trace reason `link_down`.
 //! * A down switch is all its links down.
+//! * `drop_next` drops the next data packet of one flow that reaches one
+//!   output port after the fault's time, once (a single loss, to watch a
+//!   protocol's loss recovery in isolation); counted the same way, with
+//!   the trace reason `injected`. If that flow sends nothing more through
+//!   that port, nothing is dropped.
 //! * Routing fails over at once (no convergence delay): switches forward
 //!   on the shortest paths of the links still up, spreading over all of
 //!   them as before; a destination with no path left is unreachable and
@@ -19,7 +24,7 @@
 //!   path knowledge (PDQ's per-flow paths, PASE's arbitrators, the
 //!   Fastpass arbiter's path model) stays as it was built, failure-free.
 
-use crate::ids::{NodeId, PortId};
+use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -49,6 +54,35 @@ pub enum FaultKind {
         /// The switch.
         node: String,
     },
+    /// The next data packet of `flow` that reaches the output port from
+    /// `port[0]` towards `port[1]` is dropped (once).
+    DropNext {
+        /// The flow, by id (0-based, in arrival order: the `id` column of
+        /// the flows CSV).
+        flow: u32,
+        /// The output port, as its node and the neighbour it sends to,
+        /// e.g. `["spine0", "tor3"]`.
+        port: [String; 2],
+    },
+}
+
+/// What a fault does to the simulation, its names resolved to ports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FaultAction {
+    /// These output ports go down (`up` false) or come back (`up` true).
+    Ports {
+        /// Both directions of every link concerned.
+        ports: Vec<PortId>,
+        /// A repair.
+        up: bool,
+    },
+    /// Arm a one-time drop of `flow`'s next data packet at `port`.
+    DropNext {
+        /// The output port.
+        port: PortId,
+        /// The flow.
+        flow: FlowId,
+    },
 }
 
 /// A fault at a time, as a scenario file lists it.
@@ -71,10 +105,16 @@ fn node_named(net: &Network, name: &str, field: &str) -> Result<NodeId, String> 
 }
 
 impl FaultKind {
-    /// The output ports the fault takes down or brings up (both directions
-    /// of each link), and whether it is a repair; errors name `field`.
-    pub fn resolve(&self, net: &Network, field: &str) -> Result<(Vec<PortId>, bool), String> {
+    /// What the fault does, its node names resolved against `net`; errors
+    /// name `field`.
+    pub fn resolve(&self, net: &Network, field: &str) -> Result<FaultAction, String> {
         match self {
+            FaultKind::DropNext { flow, port } => {
+                let a = node_named(net, &port[0], &format!("{field}.port"))?;
+                let b = node_named(net, &port[1], &format!("{field}.port"))?;
+                let p = net.ports.iter().position(|p| p.node == a && p.peer == b).ok_or_else(|| format!("{field}.port: {} has no port towards {}", port[0], port[1]))?;
+                Ok(FaultAction::DropNext { port: PortId(p as u32), flow: FlowId(*flow) })
+            }
             FaultKind::LinkDown { link } | FaultKind::LinkUp { link } => {
                 let a = node_named(net, &link[0], &format!("{field}.link"))?;
                 let b = node_named(net, &link[1], &format!("{field}.link"))?;
@@ -82,7 +122,7 @@ impl FaultKind {
                 if ports.is_empty() {
                     return Err(format!("{field}.link: no link between {} and {}", link[0], link[1]));
                 }
-                Ok((ports, matches!(self, FaultKind::LinkUp { .. })))
+                Ok(FaultAction::Ports { ports, up: matches!(self, FaultKind::LinkUp { .. }) })
             }
             FaultKind::SwitchDown { node } | FaultKind::SwitchUp { node } => {
                 let n = node_named(net, node, &format!("{field}.node"))?;
@@ -90,7 +130,7 @@ impl FaultKind {
                     return Err(format!("{field}.node: {node} is a host; fail its link instead (link_down)"));
                 }
                 let ports = net.ports.iter().enumerate().filter(|(_, p)| p.node == n || p.peer == n).map(|(i, _)| PortId(i as u32)).collect();
-                Ok((ports, matches!(self, FaultKind::SwitchUp { .. })))
+                Ok(FaultAction::Ports { ports, up: matches!(self, FaultKind::SwitchUp { .. }) })
             }
         }
     }

@@ -193,10 +193,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
                 Ok(())
             }
             BranchChange::Protocol { .. } => Err("branch.change: a protocol change runs from time zero, not from a state".into()),
-            ref f => {
-                let k = f.fault().expect("the other changes are matched above");
-                let (ports, up) = k.resolve(self.sim.network(), "branch.change")?;
-                self.sim.set_ports_down(&ports, !up);
+            BranchChange::Fault(ref k) => {
+                let action = k.resolve(self.sim.network(), "branch.change")?;
+                self.sim.apply_fault(&action);
                 Ok(())
             }
         }
@@ -357,7 +356,7 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
         let mut sim = sim;
         sim.trace.enabled = trace;
         // Validated with the scenario: every fault resolves.
-        let faults = scenario.faults.iter().filter_map(|f| f.kind.resolve(sim.network(), "faults").ok().map(|(ports, up)| (SimTime::from_us_f64(f.at_us), ports, up))).collect();
+        let faults = scenario.faults.iter().filter_map(|f| f.kind.resolve(sim.network(), "faults").ok().map(|a| (SimTime::from_us_f64(f.at_us), a))).collect();
         sim.schedule_faults(faults);
         Box::new(PacketLevel { sim, scenario })
     }

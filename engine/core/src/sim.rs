@@ -9,6 +9,7 @@
 //! holds at most one arrival event per port.
 
 use crate::event::EventList;
+use crate::fault::FaultAction;
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::metrics::{Counters, FlowRecord, Sample};
 use crate::net::{Network, Switching};
@@ -349,12 +350,17 @@ pub struct Simulation<P: Protocol> {
     stopped: Option<StopReason>,
     audit: Vec<Vec<u64>>,
     audit_bytes: Vec<u64>,
-    /// Scheduled faults: the ports each takes down (or brings up) and
-    /// whether it is a repair.
-    faults: Vec<(Vec<PortId>, bool)>,
+    /// Scheduled faults, resolved to ports.
+    faults: Vec<FaultAction>,
     /// Ports whose link is down now (`crate::fault`).
     down: Vec<bool>,
-    /// Buffer limits of ports while their link is down (0 marks them down).
+    /// Armed `drop_next` faults: the next data packet of the flow at the
+    /// output port is dropped.
+    drop_next: Vec<(PortId, FlowId)>,
+    /// Buffer limits of ports while their link is down or a `drop_next`
+    /// watches them: their `limit` is then 0, so that every arrival takes
+    /// the slow path of `enqueue`, which looks at faults (for speed: the
+    /// fast path pays nothing for faults).
     saved_limit: Vec<u32>,
 }
 
@@ -432,6 +438,7 @@ impl<P: Protocol> Simulation<P> {
             audit: Vec::new(),
             audit_bytes: Vec::new(),
             faults: Vec::new(),
+            drop_next: Vec::new(),
             down: Vec::new(),
             saved_limit: Vec::new(),
             cfg,
@@ -510,23 +517,20 @@ impl<P: Protocol> Simulation<P> {
     /// there is room.
     pub fn set_buffer_limit(&mut self, bytes: u64) {
         let limit = u32::try_from(bytes).unwrap_or(u32::MAX);
-        for (i, (q, p)) in self.queues.iter_mut().zip(self.ports.iter_mut()).enumerate() {
+        for (q, p) in self.queues.iter_mut().zip(self.ports.iter_mut()) {
             match q {
                 Queue::Fifo(f) => f.limit = bytes,
                 Queue::StrictPriority(f) => f.limit = bytes,
                 Queue::PFabric(f) => f.limit = bytes,
             }
-            // A down port stays down; it gets the new limit when it comes back.
-            match self.down.get(i) {
-                Some(true) => self.saved_limit[i] = limit,
-                _ => p.limit = limit,
-            }
+            p.limit = limit;
         }
+        // A down or watched port keeps its fast-path limit of 0; it gets the
+        // new limit when it comes back.
         if !self.saved_limit.is_empty() {
-            for (i, l) in self.saved_limit.iter_mut().enumerate() {
-                if !self.down[i] {
-                    *l = limit;
-                }
+            self.saved_limit.fill(limit);
+            for i in 0..self.ports.len() {
+                self.ports[i].limit = self.fast_path_limit(i);
             }
         }
     }
@@ -581,8 +585,8 @@ impl<P: Protocol> Simulation<P> {
                 self.apply_actions();
             }
             Event::Fault(i) => {
-                let (ports, up) = self.faults[i as usize].clone();
-                self.set_ports_down(&ports, !up);
+                let action = self.faults[i as usize].clone();
+                self.apply_fault(&action);
             }
             Event::Sample => {
                 self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
@@ -858,10 +862,8 @@ impl<P: Protocol> Simulation<P> {
     /// discipline takes it (or drops something).
     #[inline(never)]
     fn enqueue_queued(&mut self, port: PortId, id: PacketId) {
-        // A down port (limit 0, so the fast path never takes it) drops all.
-        if self.ports[port.idx()].limit == 0 && self.down.get(port.idx()) == Some(&true) {
-            let p = self.packets.remove(id);
-            self.count_drop(port, &p, DropReason::LinkDown);
+        // A down or watched port has limit 0, so the fast path never takes it.
+        if self.ports[port.idx()].limit == 0 && self.fault_drops_arrival(port, id) {
             return;
         }
         let q = &mut self.queues[port.idx()];
@@ -912,7 +914,7 @@ impl<P: Protocol> Simulation<P> {
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
         let role = self.net.ports[port.idx()].role;
         self.counters.count_drop(role, p);
-        if why == DropReason::LinkDown {
+        if matches!(why, DropReason::LinkDown | DropReason::Injected) {
             self.counters.fault_drops += 1;
         }
         if self.trace.enabled {
@@ -990,13 +992,64 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 
-    /// Schedules faults: at each time, the ports to take down (or bring up
-    /// with `up`). Called once, before the run starts.
-    pub fn schedule_faults(&mut self, faults: Vec<(SimTime, Vec<PortId>, bool)>) {
-        for (at, ports, up) in faults {
+    /// Schedules faults, each at its time. Called once, before the run
+    /// starts.
+    pub fn schedule_faults(&mut self, faults: Vec<(SimTime, FaultAction)>) {
+        for (at, action) in faults {
             self.events.push(at, Event::Fault(self.faults.len() as u32));
-            self.faults.push((ports, up));
+            self.faults.push(action);
         }
+    }
+
+    /// Applies a fault now (a scheduled one, or a branch's change).
+    pub fn apply_fault(&mut self, action: &FaultAction) {
+        match *action {
+            FaultAction::Ports { ref ports, up } => self.set_ports_down(ports, !up),
+            FaultAction::DropNext { port, flow } => {
+                self.init_fault_state();
+                self.drop_next.push((port, flow));
+                self.ports[port.idx()].limit = 0;
+            }
+        }
+    }
+
+    fn init_fault_state(&mut self) {
+        if self.down.is_empty() {
+            self.down = vec![false; self.ports.len()];
+            self.saved_limit = self.ports.iter().map(|p| p.limit).collect();
+        }
+    }
+
+    /// The limit the fast path of `enqueue` sees at port `i`: 0 while the
+    /// port is down or watched by a `drop_next`, so that arrivals take the
+    /// slow path.
+    fn fast_path_limit(&self, i: usize) -> u32 {
+        if self.down[i] || self.drop_next.iter().any(|&(p, _)| p.idx() == i) {
+            0
+        } else {
+            self.saved_limit[i]
+        }
+    }
+
+    /// At a port with a fast-path limit of 0: drops the arrival if the
+    /// port is down or a `drop_next` waits for it (then disarmed); true if
+    /// dropped.
+    #[cold]
+    #[inline(never)]
+    fn fault_drops_arrival(&mut self, port: PortId, id: PacketId) -> bool {
+        let i = port.idx();
+        if self.down.get(i) == Some(&true) {
+            let p = self.packets.remove(id);
+            self.count_drop(port, &p, DropReason::LinkDown);
+            return true;
+        }
+        let p = self.packets.get(id);
+        let Some(k) = self.drop_next.iter().position(|&(q, f)| q == port && f == p.flow && p.kind.is_data()) else { return false };
+        self.drop_next.remove(k);
+        self.ports[i].limit = self.fast_path_limit(i);
+        let p = self.packets.remove(id);
+        self.count_drop(port, &p, DropReason::Injected);
+        true
     }
 
     /// Takes `ports` down (`down`) or brings them up, now: a down port
@@ -1004,10 +1057,7 @@ impl<P: Protocol> Simulation<P> {
     /// are lost, and the routes are recomputed over the ports still up
     /// (`crate::fault`).
     pub fn set_ports_down(&mut self, ports: &[PortId], down: bool) {
-        if self.down.is_empty() {
-            self.down = vec![false; self.ports.len()];
-            self.saved_limit = self.ports.iter().map(|p| p.limit).collect();
-        }
+        self.init_fault_state();
         for &port in ports {
             let i = port.idx();
             if self.down[i] == down {
@@ -1018,7 +1068,7 @@ impl<P: Protocol> Simulation<P> {
                 self.trace.push(self.now, TraceKind::Fault { port, up: !down });
             }
             if !down {
-                self.ports[i].limit = self.saved_limit[i];
+                self.ports[i].limit = self.fast_path_limit(i);
                 continue;
             }
             self.ports[i].limit = 0;

@@ -134,3 +134,59 @@ fn a_snapshot_with_a_link_down_restores_exactly() {
     assert_eq!(again.summary.fault_drops, whole.summary.fault_drops);
     assert!(whole.summary.fault_drops > 0);
 }
+
+#[test]
+fn drop_next_loses_exactly_one_packet_and_the_flow_recovers() {
+    // The first data packet of a multi-packet flow to reach the receiver's
+    // ToR port (the last hop: on every path, sprayed or not) is dropped
+    // once; each protocol must notice and resend it (timeouts, pHost's
+    // token expiry, ...), so the flow ends later than without the loss. At
+    // a load of 0.05 the flow is nearly alone, so the loss is what changes
+    // its completion time (at 0.6 a loss can reshuffle the other flows
+    // enough to speed it up).
+    let jobs: Vec<ProtocolName> = PACKET_LEVEL.to_vec();
+    let out = par_map(&jobs, |&p| {
+        let mut s = load("websearch-leaf-spine");
+        s.workload.flows = 60;
+        s.workload.load = 0.05;
+        s.protocol = p;
+        let plain = run_ok(&s, RunOptions::default());
+        // 20 to 150 packets: long enough to need recovery, short enough
+        // that TCP's slow start never overflows a buffer by itself (a loss
+        // that ends slow start early can then make a long flow faster).
+        let f = plain.records.iter().find(|r| (20 * 1460..150 * 1460).contains(&r.size) && !r.background).expect("a flow of 20 to 150 packets").clone();
+        let port = [format!("tor{}", f.dst / 16), format!("h{}", f.dst)];
+        s.faults = vec![fault(f.start.as_us_f64(), FaultKind::DropNext { flow: f.id, port: port.clone() })];
+        let hit = run_ok(&s, RunOptions { trace: false, audit: true });
+        // The same drop as a what-if branch at the same time.
+        let mut b = s.clone();
+        b.faults.clear();
+        b.branch = Some(dcsim_core::branch::BranchSpec { name: "lose one".into(), at_us: f.start.as_us_f64(), change: dcsim_core::branch::BranchChange::Fault(FaultKind::DropNext { flow: f.id, port }) });
+        let branch = run_ok(&b, RunOptions::default());
+        (p, f, plain, hit, branch)
+    });
+    for (p, f, plain, hit, branch) in out {
+        let who = p.as_str();
+        conserved(&hit, who);
+        assert_eq!(hit.summary.fault_drops, 1, "{who}: drop_next must drop exactly one packet");
+        assert_eq!(hit.summary.completed, hit.summary.flows, "{who}: every flow completes after the loss");
+        let (before, after) = (plain.records[f.id as usize].fct().unwrap(), hit.records[f.id as usize].fct().unwrap());
+        assert!(after > before, "{who}: flow {} took {:.1} us after losing a packet, {:.1} us without", f.id, after.as_us_f64(), before.as_us_f64());
+        assert_eq!(branch.summary.fault_drops, 1, "{who}: the branch drops one packet too");
+        assert_eq!(branch.records[f.id as usize].fct(), hit.records[f.id as usize].fct(), "{who}: the branch and the scheduled fault differ");
+    }
+}
+
+#[test]
+fn drop_next_names_its_fields() {
+    let ok = r#"{"name":"x","workload":{"flows":10},"faults":[{"at_us":5,"kind":"drop_next","flow":3,"port":["spine0","tor1"]}]}"#;
+    Scenario::from_json(ok).unwrap();
+    assert_rejected_naming([
+        (ok.replace(r#"["spine0","tor1"]"#, r#"["spine0","h1"]"#), "faults[0].port"),
+        (ok.replace(r#""flow":3"#, r#""flow":-3"#), "u32"),
+        (ok.replace(r#""flow":3,"#, ""), "flow"),
+    ]);
+    let b = r#"{"name":"x","workload":{"flows":10},"branch":{"name":"b","at_us":5,"change":{"kind":"drop_next","flow":3,"port":["tor0","h1"]}}}"#;
+    Scenario::from_json(b).unwrap();
+    assert!(Scenario::from_json(&b.replace("tor0", "tor2")).unwrap_err().contains("branch.change.port"));
+}

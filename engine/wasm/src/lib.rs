@@ -46,7 +46,7 @@ pub mod trace_code {
     /// A packet started transmission; aux = bytes left in the buffer.
     pub const DEQUEUE: f64 = 1.0;
     /// A packet was dropped; aux = 0 buffer full, 1 least urgent (pFabric),
-    /// 2 link down (a fault).
+    /// 2 link down (a fault), 3 injected (a `drop_next` fault).
     pub const DROP: f64 = 2.0;
     /// A packet was CE-marked.
     pub const ECN_MARK: f64 = 3.0;
@@ -335,6 +335,7 @@ impl Engine {
                         dcsim_core::queue::DropReason::BufferFull => 0.0,
                         dcsim_core::queue::DropReason::LeastUrgent => 1.0,
                         dcsim_core::queue::DropReason::LinkDown => 2.0,
+                        dcsim_core::queue::DropReason::Injected => 3.0,
                     };
                     [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why, 0.0]
                 }

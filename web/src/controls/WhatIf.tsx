@@ -1,6 +1,7 @@
 // "What if...": branch a run at the time on screen (time travel, issue 16).
 // The branch is the run up to now, then one change: smaller or larger
-// buffers, or another protocol on the same arrivals. It runs beside the
+// buffers, a failed link or switch, one lost packet of the selected flow,
+// or another protocol on the same arrivals. It runs beside the
 // original in lockstep, its CDFs overlaid, the divergence time marked on
 // the scrubber; the share link and lessons carry it; its CSVs are named
 // after it.
@@ -13,7 +14,7 @@ import { FLOW_LEVEL, PROTOCOLS, portsOf, type BranchSettings, type Protocol } fr
 export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
   const packet = s.settings.protocols.filter((p) => !FLOW_LEVEL.has(p));
   const [of, setOf] = useState<Protocol | ''>('');
-  const [kind, setKind] = useState<'buffer_bytes' | 'protocol' | 'switch_down' | 'link_down'>('buffer_bytes');
+  const [kind, setKind] = useState<'buffer_bytes' | 'protocol' | 'switch_down' | 'link_down' | 'drop_next'>('buffer_bytes');
   const [sw, setSw] = useState('');
   const [kb, setKb] = useState('');
   const [proto, setProto] = useState<Protocol>('dctcp');
@@ -40,6 +41,11 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
     } else if (kind === 'link_down') {
       if (!link) return setError('click a port on the network first: its link is the one that fails');
       b = { of: base, name: `link ${link[0]}–${link[1]} fails`, at_us, change: { kind: 'link_down', link } };
+    } else if (kind === 'drop_next') {
+      if (s.selectedFlow === null) return setError('select a flow first (click one in the control plane or the event log)');
+      if (!link) return setError('click a port on the network first: the flow loses its next packet there');
+      const flow = s.selectedFlow;
+      b = { of: base, name: `flow ${flow} loses a packet at ${link[0]}→${link[1]}`, at_us, change: { kind: 'drop_next', flow, port: link } };
     } else {
       if (proto === base) return setError(`the run is already ${base}`);
       b = { of: base, name: `${proto} instead`, at_us, change: { kind: 'protocol', protocol: proto } };
@@ -66,11 +72,16 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
           <option value="buffer_bytes">every port&apos;s buffer</option>
           <option value="link_down">fail the clicked port&apos;s link</option>
           <option value="switch_down">fail a switch</option>
+          <option value="drop_next">drop the selected flow&apos;s next packet at the clicked port</option>
           <option value="protocol">the protocol (from t = 0, same arrivals)</option>
         </select>
       </label>
       {kind === 'link_down' ? (
         <span data-testid="whatif-link">{link ? `${link[0]} – ${link[1]}` : '(click a port on the network)'}</span>
+      ) : kind === 'drop_next' ? (
+        <span data-testid="whatif-drop">
+          {s.selectedFlow !== null ? `flow ${s.selectedFlow}` : '(select a flow)'} at {link ? `${link[0]} → ${link[1]}` : '(click a port)'}
+        </span>
       ) : kind === 'switch_down' ? (
         <select value={sw || switches[switches.length - 1]} onChange={(e) => setSw(e.target.value)} data-testid="whatif-switch" aria-label="switch that fails">
           {switches.map((n) => (

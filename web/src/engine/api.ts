@@ -36,6 +36,7 @@ export enum DropWhy {
   BufferFull = 0,
   LeastUrgent = 1,
   LinkDown = 2,
+  Injected = 3,
 }
 
 /** Names of control messages, indexed by the aux of a Control record. */

@@ -65,7 +65,8 @@ export type BranchChange =
   | { kind: 'buffer_bytes'; bytes: number }
   | { kind: 'protocol'; protocol: Protocol }
   | { kind: 'link_down' | 'link_up'; link: [string, string] }
-  | { kind: 'switch_down' | 'switch_up'; node: string };
+  | { kind: 'switch_down' | 'switch_up'; node: string }
+  | { kind: 'drop_next'; flow: number; port: [string, string] };
 
 /**
  * A what-if branch of one of the runs (engine/core/src/branch.rs): the run
@@ -183,7 +184,10 @@ export function validateSettings(s: Settings): FieldError[] {
       if (!(Array.isArray(c.link) && c.link.length === 2 && c.link.every((x) => typeof x === 'string' && x))) e('branch.change.link', 'must name the two ends, e.g. ["tor0", "spine1"]');
     } else if (c?.kind === 'switch_down' || c?.kind === 'switch_up') {
       if (typeof c.node !== 'string' || !c.node) e('branch.change.node', 'must name a switch, e.g. "spine1"');
-    } else e('branch.change', 'must be a buffer_bytes, protocol, link_down/up or switch_down/up change');
+    } else if (c?.kind === 'drop_next') {
+      if (!(isInt(c.flow) && c.flow >= 0)) e('branch.change.flow', `must be a flow id (a whole number >= 0), got ${c.flow}`);
+      if (!(Array.isArray(c.port) && c.port.length === 2 && c.port.every((x) => typeof x === 'string' && x))) e('branch.change.port', 'must name the port as its node and the neighbour it sends to, e.g. ["spine0", "tor3"]');
+    } else e('branch.change', 'must be a buffer_bytes, protocol, link_down/up, switch_down/up or drop_next change');
   }
   const pq = sc.params?.pase?.queues;
   if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);

@@ -58,6 +58,20 @@ export function controlText(name: string): string {
   return CONTROL_TEXT[name] ?? name.replace(/_/g, ' ');
 }
 
+/** Why a packet was dropped, in words (the aux of a Drop record). */
+export function dropWhyText(aux: number): string {
+  switch (aux) {
+    case DropWhy.LeastUrgent:
+      return 'least urgent';
+    case DropWhy.LinkDown:
+      return 'link down';
+    case DropWhy.Injected:
+      return 'injected fault';
+    default:
+      return 'buffer full';
+  }
+}
+
 function packetText(r: TraceRecord): string {
   const kind = r.packetKind === PacketKindCode.Data ? '' : `${KIND_NAMES[r.packetKind as PacketKindCode] ?? 'packet'} `;
   return `flow ${r.flow} ${kind}seq ${r.seq}`;
@@ -76,7 +90,7 @@ export function describeRecord(r: TraceRecord, topo: Topology | null): EventLine
     case TraceCode.Dequeue:
       return { time, text: `${at}${packetText(r)} sent (${Math.round(r.aux)} B left in the buffer)`, tone: 'queue' };
     case TraceCode.Drop:
-      return { time, text: `${at}${packetText(r)} dropped (${r.aux === DropWhy.LeastUrgent ? 'least urgent' : r.aux === DropWhy.LinkDown ? 'link down' : 'buffer full'})`, tone: 'drop' };
+      return { time, text: `${at}${packetText(r)} dropped (${dropWhyText(r.aux)})`, tone: 'drop' };
     case TraceCode.Fault:
       return { time, text: `${at}link ${r.aux === 1 ? 'back up' : 'DOWN (fault)'}`, tone: 'drop' };
     case TraceCode.EcnMark:

@@ -25,6 +25,8 @@ pub enum DropReason {
     /// A fault: the port's link is down, the packet was on a link that
     /// failed, or no path to its destination is left (`crate::fault`).
     LinkDown,
+    /// A `drop_next` fault dropped this packet (`crate::fault`).
+    Injected,
 }
 
 /// What happened to an arriving packet. The packets dropped (the arrival
