@@ -1,0 +1,60 @@
+//! Golden fingerprints: the per-flow and summary CSVs of every shipped
+//! scenario under every protocol (200 flows each), hashed, must equal the
+//! fingerprints recorded in `tests/golden/fingerprints.txt`.
+//!
+//! This guards refactors that must not change behaviour (issue 19's
+//! engine-design pass: controllers, shared timers): any change in any FCT,
+//! drop count or summary figure of any protocol shows here. A change that
+//! is meant to alter results (a model fix) re-records them:
+//! `DCSIM_BLESS=1 cargo test --release -p dcsim-core --test golden`, and
+//! the commit says why the numbers moved.
+
+mod common;
+
+use common::{par_map, scenarios_dir};
+use dcsim_core::report::{flows_csv, summary_csv};
+use dcsim_core::scenario::ProtocolName;
+use dcsim_core::{run, RunOptions, Scenario};
+
+/// FNV-1a, 64 bits: a fixed, platform-independent hash of the CSV bytes.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+fn fingerprints() -> Vec<String> {
+    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json")).collect();
+    paths.sort();
+    let mut jobs = Vec::new();
+    for p in &paths {
+        let mut s = Scenario::from_json(&std::fs::read_to_string(p).unwrap()).unwrap();
+        s.workload.flows = s.workload.flows.min(200);
+        let file = p.file_stem().unwrap().to_string_lossy().to_string();
+        for proto in ProtocolName::ALL {
+            let mut s = s.clone();
+            s.protocol = proto;
+            jobs.push((file.clone(), s));
+        }
+    }
+    par_map(&jobs, |(file, s)| {
+        let line = match run(s, RunOptions::default()) {
+            Ok(o) => format!("{:016x} {:016x}", fnv(flows_csv(&o.records).as_bytes()), fnv(summary_csv(std::slice::from_ref(&o.summary)).as_bytes())),
+            Err(e) => format!("refused: {}", e.lines().next().unwrap_or("")),
+        };
+        format!("{file} {} {line}", s.protocol.as_str())
+    })
+}
+
+#[test]
+fn every_scenario_and_protocol_gives_its_recorded_results() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fingerprints.txt");
+    let now = fingerprints();
+    if std::env::var_os("DCSIM_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, now.join("\n") + "\n").unwrap();
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (record with DCSIM_BLESS=1)", path.display()));
+    let recorded: Vec<&str> = recorded.lines().collect();
+    let changed: Vec<String> = now.iter().zip(recorded.iter().chain(std::iter::repeat(&"(none)"))).filter(|(a, b)| a != *b).map(|(a, b)| format!("  now {a}\n  was {b}")).collect();
+    assert!(changed.is_empty() && now.len() == recorded.len(), "{} of {} runs changed (re-record only if the change is meant):\n{}", changed.len(), now.len(), changed.join("\n"));
+}
