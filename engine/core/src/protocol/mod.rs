@@ -15,6 +15,7 @@
 //!
 //! All hooks but the first three default to doing nothing.
 
+pub mod cc;
 pub mod fastpass;
 pub mod ideal;
 pub mod optimal_deadline;
@@ -24,6 +25,7 @@ pub mod pdq;
 pub mod phost;
 pub mod rcp;
 pub mod scoreboard;
+pub mod timer;
 pub mod window;
 
 pub use params::ProtocolParams;

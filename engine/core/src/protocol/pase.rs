@@ -44,7 +44,7 @@
 //!   re-apportions: `delegation_reserve` of the capacity split equally,
 //!   the rest in proportion to demand, and sends the children whose share
 //!   changed their new share.
-//! * **End hosts** (section 3.2): `RateControl::Pase` in `window.rs`:
+//! * **End hosts** (section 3.2): `cc::PaseHost`, the controller of `window.rs`:
 //!   DCTCP's cut on ECN marks; in the top queue the window is the reference
 //!   rate times the base RTT; entering an intermediate queue the window is 1
 //!   and grows by 1/cwnd per ACK; in the lowest queue it is 1 and a timeout
