@@ -20,6 +20,7 @@
 //!   it. Early Termination gives a flow up at the sender (when it sees it
 //!   cannot finish) or at a switch (TERM flag echoed back).
 
+use super::timer::{Fired, LazyTimer, Pacer, RttEstimator};
 use super::scoreboard::Scoreboard;
 use super::window::Receiver;
 use super::{Io, Protocol};
@@ -418,15 +419,12 @@ struct Sender {
     /// Last P_H heard (carried on forward packets).
     pauseby: u16,
     probe_tenths: u8,
-    srtt: Option<SimTime>,
-    /// Smallest RTT sample: the path's RTT without queueing.
-    min_rtt: Option<SimTime>,
-    pacing: bool,
-    pace_token: u32,
-    next_pace_at: SimTime,
+    /// Smoothed RTT (RFC 6298) and the smallest sample: the path's RTT
+    /// without queueing.
+    rtt: RttEstimator,
+    pacer: Pacer,
     probe_token: u32,
-    rto_deadline: SimTime,
-    rto_armed: Option<SimTime>,
+    rto: LazyTimer,
 }
 
 impl Sender {
@@ -461,7 +459,7 @@ impl Pdq {
     }
 
     fn rtt(&self, s: &Sender) -> SimTime {
-        s.srtt.unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us))
+        s.rtt.srtt().unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us))
     }
 
     /// `Packet::rank` of the flow's forward packets: deadline and RTT.
@@ -471,7 +469,7 @@ impl Pdq {
     /// overlap, the queue grows further, and the rate controller's
     /// q / (2 RTT) weakens as RTT grows).
     fn rank(&self, s: &Sender) -> u64 {
-        let rtt = s.min_rtt.unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us));
+        let rtt = s.rtt.min().unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us));
         PdqHeader::pack_rank((s.deadline != NO_DEADLINE).then_some(s.deadline), rtt.ps())
     }
 
@@ -501,12 +499,9 @@ impl Pdq {
     fn arm_rto(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let rto = SimTime::from_us_f64(self.p.rto_us);
         let s = &mut self.senders[flow.idx()];
-        if s.rto_deadline == SimTime::NEVER {
-            s.rto_deadline = io.now + rto;
-        }
-        if s.rto_armed.is_none() {
-            s.rto_armed = Some(s.rto_deadline);
-            io.set_timer(s.rto_deadline, PdqTimer::Rto(flow));
+        s.rto.set_if_unset(io.now + rto);
+        if let Some(at) = s.rto.arm() {
+            io.set_timer(at, PdqTimer::Rto(flow));
         }
     }
 
@@ -520,11 +515,11 @@ impl Pdq {
     fn pace(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let s = &mut self.senders[flow.idx()];
         if s.state != State::Sending || s.rate_bps <= 0.0 {
-            s.pacing = false;
+            s.pacer.pacing = false;
             return;
         }
         let Some(seq) = s.sb.take_next() else {
-            s.pacing = false;
+            s.pacer.pacing = false;
             return;
         };
         let size = data_packet_wire_size(s.size, seq);
@@ -535,12 +530,10 @@ impl Pdq {
         p.header = Header::Pdq(self.header(flow, 0));
         io.send(p);
         self.arm_rto(flow, io);
-        let gap = SimTime::from_ps((size as f64 * 8.0 / rate * 1e12).ceil() as u64);
+        let gap = Pacer::gap(size, rate);
         let s = &mut self.senders[flow.idx()];
-        s.pacing = true;
-        s.pace_token = s.pace_token.wrapping_add(1);
-        s.next_pace_at = io.now + gap;
-        io.set_timer(s.next_pace_at, PdqTimer::Pace(flow, s.pace_token));
+        let token = s.pacer.schedule(io.now + gap);
+        io.set_timer(io.now + gap, PdqTimer::Pace(flow, token));
         // A flow granted a sliver would hear of a higher rate only with its
         // next packet, many RTTs away: it probes every probing period
         // meanwhile (as RCP's rate refresh).
@@ -568,7 +561,7 @@ impl Pdq {
         io.send(p);
         let s = &mut self.senders[flow.idx()];
         s.state = State::Over;
-        s.pacing = false;
+        s.pacer.pacing = false;
         io.flow_terminated(flow);
         io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" });
     }
@@ -599,18 +592,14 @@ impl Pdq {
         let rto = SimTime::from_us_f64(self.p.rto_us);
         let s = &mut self.senders[flow.idx()];
         let sample = io.now - p.sent_at;
-        s.min_rtt = Some(s.min_rtt.map_or(sample, |m| m.min(sample)));
-        s.srtt = Some(match s.srtt {
-            None => sample,
-            Some(r) => SimTime::from_ps((r.ps() * 7 + sample.ps()) / 8),
-        });
+        s.rtt.sample(sample);
         if h.flags & F::TERM != 0 {
             self.terminate(flow, io);
             return;
         }
         // SYN and probe replies carry seq u32::MAX, which acknowledges nothing.
         if s.sb.on_ack(h.aux, p.seq) > 0 {
-            s.rto_deadline = io.now + rto;
+            s.rto.set(io.now + rto);
         }
         if s.sb.done() {
             s.state = State::Over;
@@ -620,7 +609,7 @@ impl Pdq {
             return;
         }
         if s.sb.in_flight == 0 {
-            s.rto_deadline = SimTime::NEVER;
+            s.rto.clear();
         }
         if self.hopeless(flow, io.now) {
             self.terminate(flow, io);
@@ -640,22 +629,18 @@ impl Pdq {
             } else if rate_bps != old_rate {
                 io.trace(|| TraceKind::Decision { flow, port: None, what: "pdq_rate", queue: None, rate_bps });
             }
-            if !s.pacing {
+            if !s.pacer.pacing {
                 self.pace(flow, io);
             } else if s.rate_bps > old_rate {
                 // Bring the next packet forward if the new rate makes it due sooner.
-                let gap = SimTime::from_ps((crate::units::MTU as f64 * 8.0 / s.rate_bps * 1e12).ceil() as u64);
-                if io.now + gap < s.next_pace_at {
-                    s.pace_token = s.pace_token.wrapping_add(1);
-                    s.next_pace_at = io.now + gap;
-                    io.set_timer(s.next_pace_at, PdqTimer::Pace(flow, s.pace_token));
+                if let Some((at, token)) = s.pacer.bring_forward(io.now, s.rate_bps) {
+                    io.set_timer(at, PdqTimer::Pace(flow, token));
                 }
             }
         } else {
             s.rate_bps = 0.0;
             s.state = State::Paused;
-            s.pacing = false;
-            s.pace_token = s.pace_token.wrapping_add(1);
+            s.pacer.cancel();
             if old_state != State::Paused {
                 // P_H names the pausing port (its index plus one).
                 let port = (h.pauseby > 0).then(|| PortId(h.pauseby as u32 - 1));
@@ -686,14 +671,10 @@ impl Protocol for Pdq {
             rate_bps: 0.0,
             pauseby: 0,
             probe_tenths: 10,
-            srtt: None,
-            min_rtt: None,
-            pacing: false,
-            pace_token: 0,
-            next_pace_at: SimTime::NEVER,
+            rtt: RttEstimator::default(),
+            pacer: Pacer::new(),
             probe_token: 0,
-            rto_deadline: SimTime::NEVER,
-            rto_armed: None,
+            rto: LazyTimer::new(),
         });
         self.receivers.push(Receiver::new(f.size));
         self.send_syn(f.id, io);
@@ -721,14 +702,14 @@ impl Protocol for Pdq {
     fn on_timer(&mut self, t: PdqTimer, io: &mut Io<PdqTimer>) {
         match t {
             PdqTimer::Pace(flow, token) => {
-                if self.senders[flow.idx()].pace_token == token {
+                if self.senders[flow.idx()].pacer.is_current(token) {
                     self.pace(flow, io);
                 }
             }
             PdqTimer::Probe(flow, token) => {
                 let s = &self.senders[flow.idx()];
                 let period = self.probe_period(s);
-                let slow = s.state == State::Sending && s.pacing && s.next_pace_at > io.now + period;
+                let slow = s.state == State::Sending && s.pacer.pacing && s.pacer.next_at() > io.now + period;
                 if !(s.state == State::Paused || slow) || s.probe_token != token {
                     return;
                 }
@@ -742,22 +723,23 @@ impl Protocol for Pdq {
             }
             PdqTimer::Rto(flow) => {
                 let s = &mut self.senders[flow.idx()];
-                s.rto_armed = None;
-                if s.state == State::Over || s.rto_deadline == SimTime::NEVER {
+                let fired = s.rto.fire(io.now);
+                if s.state == State::Over || !s.rto.is_set() {
                     return;
                 }
-                if io.now < s.rto_deadline {
-                    s.rto_armed = Some(s.rto_deadline);
-                    io.set_timer(s.rto_deadline, PdqTimer::Rto(flow));
+                if fired != Fired::Due {
+                    if let Some(at) = s.rto.arm() {
+                        io.set_timer(at, PdqTimer::Rto(flow));
+                    }
                     return;
                 }
-                s.rto_deadline = SimTime::NEVER;
+                s.rto.clear();
                 io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
                 if s.state == State::Syn {
                     return self.send_syn(flow, io);
                 }
                 s.sb.all_in_flight_lost();
-                if s.state == State::Sending && !s.pacing {
+                if s.state == State::Sending && !s.pacer.pacing {
                     self.pace(flow, io);
                 }
             }

@@ -18,6 +18,7 @@
 //! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
+use super::timer::{Fired, LazyTimer, Pacer};
 use super::window::Receiver;
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
@@ -54,13 +55,9 @@ struct Sender {
     sb: Scoreboard,
     /// Rate learned from the last ACK, bits per second (0: not yet known).
     rate_bps: f64,
-    pacing: bool,
-    /// Current pacing timer: its number and when it fires.
-    pace_token: u32,
-    next_pace_at: SimTime,
+    pacer: Pacer,
     refresh_armed: bool,
-    rto_deadline: SimTime,
-    rto_armed: Option<SimTime>,
+    rto: LazyTimer,
 }
 
 /// Per-port RCP state.
@@ -221,9 +218,8 @@ impl Rcp {
     fn d3_quench(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         self.d3_release(flow, io);
         let s = &mut self.senders[flow.idx()];
-        s.pacing = false;
-        s.pace_token = s.pace_token.wrapping_add(1);
-        s.rto_deadline = SimTime::NEVER;
+        s.pacer.cancel();
+        s.rto.clear();
         // Nothing more to send or wait for: every later event finds it done.
         s.sb.on_ack(u32::MAX, u32::MAX);
         io.flow_terminated(flow);
@@ -242,12 +238,9 @@ impl Rcp {
         }
         io.send(p);
         let s = &mut self.senders[flow.idx()];
-        if s.rto_deadline == SimTime::NEVER {
-            s.rto_deadline = io.now + SimTime::from_us_f64(self.p.rto_us);
-        }
-        if s.rto_armed.is_none() {
-            s.rto_armed = Some(s.rto_deadline);
-            io.set_timer(s.rto_deadline, RcpTimer::Rto(flow));
+        s.rto.set_if_unset(io.now + SimTime::from_us_f64(self.p.rto_us));
+        if let Some(at) = s.rto.arm() {
+            io.set_timer(at, RcpTimer::Rto(flow));
         }
         Some(size)
     }
@@ -255,25 +248,23 @@ impl Rcp {
     fn pace(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         let s = &self.senders[flow.idx()];
         if s.sb.done() || s.rate_bps <= 0.0 {
-            self.senders[flow.idx()].pacing = false;
+            self.senders[flow.idx()].pacer.pacing = false;
             return;
         }
         let rate = s.rate_bps;
         match self.send_one(flow, io) {
             Some(size) => {
-                let gap = SimTime::from_ps((size as f64 * 8.0 / rate * 1e12).ceil() as u64);
+                let gap = Pacer::gap(size, rate);
                 let rtt = SimTime::from_us_f64(self.p.rtt_us);
                 let s = &mut self.senders[flow.idx()];
-                s.pacing = true;
-                s.pace_token = s.pace_token.wrapping_add(1);
-                s.next_pace_at = io.now + gap;
-                io.set_timer(s.next_pace_at, RcpTimer::Pace(flow, s.pace_token));
+                let token = s.pacer.schedule(io.now + gap);
+                io.set_timer(io.now + gap, RcpTimer::Pace(flow, token));
                 if gap > rtt && !s.refresh_armed {
                     s.refresh_armed = true;
                     io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
                 }
             }
-            None => self.senders[flow.idx()].pacing = false,
+            None => self.senders[flow.idx()].pacer.pacing = false,
         }
     }
 
@@ -281,14 +272,11 @@ impl Rcp {
     /// new rate says it is due sooner.
     fn reschedule(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         let s = &mut self.senders[flow.idx()];
-        if !s.pacing || s.rate_bps <= 0.0 {
+        if !s.pacer.pacing || s.rate_bps <= 0.0 {
             return;
         }
-        let gap = SimTime::from_ps((crate::units::MTU as f64 * 8.0 / s.rate_bps * 1e12).ceil() as u64);
-        if io.now + gap < s.next_pace_at {
-            s.pace_token = s.pace_token.wrapping_add(1);
-            s.next_pace_at = io.now + gap;
-            io.set_timer(s.next_pace_at, RcpTimer::Pace(flow, s.pace_token));
+        if let Some((at, token)) = s.pacer.bring_forward(io.now, s.rate_bps) {
+            io.set_timer(at, RcpTimer::Pace(flow, token));
         }
     }
 }
@@ -310,12 +298,9 @@ impl Protocol for Rcp {
             next_request_at: SimTime::ZERO,
             sb: Scoreboard::new(f.size),
             rate_bps: 0.0,
-            pacing: false,
-            pace_token: 0,
-            next_pace_at: SimTime::NEVER,
+            pacer: Pacer::new(),
             refresh_armed: false,
-            rto_deadline: SimTime::NEVER,
-            rto_armed: None,
+            rto: LazyTimer::new(),
         });
         self.receivers.push(Receiver::new(f.size));
         if self.d3_hopeless(f.id, io.now) {
@@ -361,13 +346,13 @@ impl Protocol for Rcp {
                 }
                 let s = &mut self.senders[flow.idx()];
                 if progress {
-                    s.rto_deadline = io.now + rto;
+                    s.rto.set(io.now + rto);
                 }
                 let old_rate = s.rate_bps;
                 if h.rate_bps.is_finite() {
                     s.rate_bps = h.rate_bps as f64;
                 }
-                if !s.pacing {
+                if !s.pacer.pacing {
                     self.pace(flow, io);
                 } else if s.rate_bps > old_rate {
                     self.reschedule(flow, io);
@@ -380,7 +365,7 @@ impl Protocol for Rcp {
     fn on_timer(&mut self, t: RcpTimer, io: &mut Io<RcpTimer>) {
         match t {
             RcpTimer::Pace(flow, token) => {
-                if self.senders[flow.idx()].pace_token == token {
+                if self.senders[flow.idx()].pacer.is_current(token) {
                     self.pace(flow, io);
                 }
             }
@@ -388,7 +373,7 @@ impl Protocol for Rcp {
                 let rtt = SimTime::from_us_f64(self.p.rtt_us);
                 let s = &mut self.senders[flow.idx()];
                 s.refresh_armed = false;
-                if s.sb.done() || !s.pacing || s.next_pace_at <= io.now + rtt {
+                if s.sb.done() || !s.pacer.pacing || s.pacer.next_at() <= io.now + rtt {
                     return; // the next data packet will learn the rate soon enough
                 }
                 let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
@@ -406,23 +391,24 @@ impl Protocol for Rcp {
             }
             RcpTimer::Rto(flow) => {
                 let s = &mut self.senders[flow.idx()];
-                s.rto_armed = None;
+                let fired = s.rto.fire(io.now);
                 if s.sb.done() {
                     return;
                 }
-                if io.now < s.rto_deadline {
-                    s.rto_armed = Some(s.rto_deadline);
-                    io.set_timer(s.rto_deadline, RcpTimer::Rto(flow));
+                if fired != Fired::Due {
+                    if let Some(at) = s.rto.arm() {
+                        io.set_timer(at, RcpTimer::Rto(flow));
+                    }
                     return;
                 }
                 // Timeout: everything unacknowledged is resent.
                 s.sb.all_in_flight_lost();
-                s.rto_deadline = SimTime::NEVER;
+                s.rto.clear();
                 io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
                 if s.rate_bps <= 0.0 {
                     // The rate-learning packet itself was lost: send it again.
                     self.send_one(flow, io);
-                } else if !s.pacing {
+                } else if !s.pacer.pacing {
                     self.pace(flow, io);
                 }
             }

@@ -97,7 +97,7 @@ impl LazyTimer {
 /// the current rate. Its events carry a token so that a rescheduled or
 /// cancelled event is recognised as stale when it fires. Used by PDQ and
 /// RCP/D3 senders.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pacer {
     /// A paced packet is scheduled (or being sent).
     pub pacing: bool,
@@ -105,7 +105,17 @@ pub struct Pacer {
     next_at: SimTime,
 }
 
+impl Default for Pacer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Pacer {
+    /// Not pacing, nothing scheduled.
+    pub const fn new() -> Self {
+        Pacer { pacing: false, token: 0, next_at: SimTime::NEVER }
+    }
     /// The time `bytes` take at `rate_bps`, rounded up to the picosecond.
     pub fn gap(bytes: u32, rate_bps: f64) -> SimTime {
         SimTime::from_ps((bytes as f64 * 8.0 / rate_bps * 1e12).ceil() as u64)
