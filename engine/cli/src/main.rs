@@ -6,6 +6,7 @@
 //! * `dcsim bench`: the standard benchmark scenarios, each in its own
 //!   process, with events, events per second, wall time and peak memory.
 //! * `dcsim schema`: the JSON Schema of scenario files.
+//! * `dcsim names`: the names and defaults the page reads from the engine.
 
 use clap::{Parser, Subcommand};
 use dcsim_core::metrics::Summary;
@@ -112,6 +113,9 @@ enum Cmd {
     },
     /// Print the JSON Schema of scenario files.
     Schema,
+    /// Print the names and defaults the page reads from the engine, as the
+    /// TypeScript module `web/src/engine/names.generated.ts`.
+    Names,
 }
 
 fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
@@ -280,6 +284,10 @@ fn main() -> ExitCode {
 
 fn real_main(cli: Cli) -> Result<(), String> {
     match cli.cmd {
+        Cmd::Names => {
+            print!("{}", dcsim_core::exports::typescript());
+            Ok(())
+        }
         Cmd::Schema => {
             print!("{}", Scenario::json_schema());
             Ok(())

@@ -114,6 +114,15 @@ fn sweep_varies_a_scenario_field_into_a_first_column() {
 }
 
 #[test]
+fn the_pages_engine_names_are_the_generated_ones() {
+    let o = dcsim(&["names"]);
+    assert!(o.status.success());
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/engine/names.generated.ts");
+    let checked_in = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), checked_in, "run `dcsim names > web/src/engine/names.generated.ts`");
+}
+
+#[test]
 fn the_checked_in_schema_is_the_generated_one() {
     let o = dcsim(&["schema"]);
     assert!(o.status.success());

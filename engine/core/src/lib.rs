@@ -34,6 +34,7 @@
 
 pub mod branch;
 pub mod event;
+pub mod exports;
 pub mod fault;
 pub mod heap;
 pub mod ids;

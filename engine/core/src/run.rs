@@ -15,7 +15,7 @@ use crate::protocol::phost::Phost;
 use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
 use crate::protocol::Protocol;
-use crate::queue::{Fifo, PFabricQueue, Queue, StrictPriority};
+use crate::queue::setup::PortSetup;
 use crate::branch::BranchChange;
 use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
@@ -360,59 +360,50 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
         sim.schedule_faults(faults);
         Box::new(PacketLevel { sim, scenario })
     }
+    // Every port of the fabric starts as an empty queue of the protocol's setup.
+    let ports = PortSetup::of(s.protocol, p);
+    let q = ports.queue();
+    let queue = move |_: &Network, _: PortId| q.clone().expect("packet-level protocols have queues");
     Ok(match s.protocol {
-        ProtocolName::Tcp => {
-            let b = p.tcp.buffer_bytes;
-            let proto = WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying));
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
-        }
+        ProtocolName::Tcp => boxed(Simulation::new(net, queue, WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying)), gen, cfg), s, opts.trace),
         ProtocolName::Dctcp | ProtocolName::D2tcp | ProtocolName::L2dct => {
             // The DCTCP family: ECN-marking FIFO ports, one window rule each.
-            let (window, d) = match s.protocol {
-                ProtocolName::Dctcp => (WindowConfig::dctcp(&p.dctcp, spraying), p.dctcp.clone()),
-                ProtocolName::D2tcp => (WindowConfig::d2tcp(&p.d2tcp, spraying), p.d2tcp.dctcp_part()),
-                _ => (WindowConfig::l2dct(&p.l2dct, spraying), p.l2dct.dctcp_part()),
+            let window = match s.protocol {
+                ProtocolName::Dctcp => WindowConfig::dctcp(&p.dctcp, spraying),
+                ProtocolName::D2tcp => WindowConfig::d2tcp(&p.d2tcp, spraying),
+                _ => WindowConfig::l2dct(&p.l2dct, spraying),
             };
-            let (b, k) = (d.buffer_bytes, d.ecn_threshold_bytes);
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::ecn(b, k)), WindowTransport::new(window), gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, WindowTransport::new(window), gen, cfg), s, opts.trace)
         }
-        ProtocolName::Pfabric => {
-            let b = p.pfabric.buffer_bytes;
-            let proto = WindowTransport::new(WindowConfig::pfabric(&p.pfabric));
-            boxed(Simulation::new(net, |_, _| Queue::PFabric(PFabricQueue::new(b)), proto, gen, cfg), s, opts.trace)
-        }
+        ProtocolName::Pfabric => boxed(Simulation::new(net, queue, WindowTransport::new(WindowConfig::pfabric(&p.pfabric)), gen, cfg), s, opts.trace),
         ProtocolName::Rcp | ProtocolName::D3 => {
             let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
-            let (b, proto) = match s.protocol {
-                ProtocolName::Rcp => (p.rcp.buffer_bytes, Rcp::new(p.rcp.clone(), rates)),
-                _ => (p.d3.buffer_bytes, Rcp::d3(p.d3.clone(), rates, net.host_rate.bps() as f64)),
+            let proto = match s.protocol {
+                ProtocolName::Rcp => Rcp::new(p.rcp.clone(), rates),
+                _ => Rcp::d3(p.d3.clone(), rates, net.host_rate.bps() as f64),
             };
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Pdq => {
-            let b = p.pdq.buffer_bytes;
             let mut cfg = cfg;
             if p.pdq.per_flow_paths {
                 cfg.load_balancing = LoadBalancing::Ecmp;
             }
             let proto = Pdq::new(p.pdq.clone(), &net);
-            boxed(Simulation::new(net, |_, _| Queue::Fifo(Fifo::droptail(b)), proto, gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Phost => {
-            let (b, n) = (p.phost.buffer_bytes, p.phost.priority_queues as usize);
             let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
             let proto = Phost::new(p.phost.clone(), mtu_time);
-            boxed(Simulation::new(net, |_, _| Queue::StrictPriority(StrictPriority::new(n, b, None)), proto, gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Pase => {
-            let q = Pase::queue(&p.pase);
             let proto = Pase::new(p.pase.clone(), &net, spraying);
-            boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Fastpass => {
-            let q = Fastpass::queue(&p.fastpass);
             let proto = Fastpass::new(p.fastpass.clone(), &net);
-            boxed(Simulation::new(net, |_, _| q.clone(), proto, gen, cfg), s, opts.trace)
+            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
         }
         ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
             let scheduler: (FlowlevelFn, &'static str) = match s.protocol {

@@ -20,6 +20,7 @@ use dcsim_core::net::topology::build;
 use dcsim_core::net::{Network, PortRole};
 use dcsim_core::packet::PacketKind;
 use dcsim_core::protocol::fastpass::Fastpass;
+use dcsim_core::queue::setup::PortSetup;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::run::sim_config;
 use dcsim_core::sim::{Simulation, StopReason};
@@ -58,7 +59,7 @@ fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
     let mut proto = Fastpass::new(params.clone(), &net);
     proto.log_sends = true;
     let (slot, epoch) = (proto.slot_time().ps(), proto.epoch_time().ps());
-    let q = Fastpass::queue(&params);
+    let q = PortSetup::of(ProtocolName::Fastpass, &s.params).queue().unwrap();
     let mut sim = Simulation::new(net.clone(), |_, _| q.clone(), proto, gen, cfg);
     sim.trace.enabled = true;
     // When each data packet left a source's NIC: (time, flow).

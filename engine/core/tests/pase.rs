@@ -25,6 +25,7 @@ use dcsim_core::ids::{FlowId, NodeId};
 use dcsim_core::net::topology::build;
 use dcsim_core::protocol::params::{PaseParams, PaseQueueNumbering};
 use dcsim_core::protocol::pase::{arbitrate, Arbitrator, Decision, Pase};
+use dcsim_core::queue::setup::PortSetup;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::{SimConfig, Simulation};
 use dcsim_core::trace::TraceKind;
@@ -47,7 +48,7 @@ fn pase_sim(s: &Scenario) -> Simulation<Pase> {
         sample_interval: SimTime::from_us(1000),
         audit: true,
     };
-    let q = Pase::queue(&s.params.pase);
+    let q = PortSetup::of(ProtocolName::Pase, &s.params).queue().unwrap();
     let proto = Pase::new(s.params.pase.clone(), &net, true);
     Simulation::new(net, |_, _| q.clone(), proto, gen, cfg)
 }

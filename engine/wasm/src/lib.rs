@@ -10,7 +10,7 @@
 use dcsim_core::ids::PortId;
 use dcsim_core::packet::PacketKind;
 use dcsim_core::report::{flows_csv, summary_csv};
-use dcsim_core::trace::TraceKind;
+use dcsim_core::trace::{ControlEvent, TraceKind};
 use dcsim_core::units::SimTime;
 use dcsim_core::timeline::{Timeline, TimelineConfig};
 use dcsim_core::{prepare, RunOptions, RunOutput, Scenario};
@@ -58,18 +58,16 @@ pub mod trace_code {
     pub const TIMEOUT: f64 = 6.0;
     /// A switch set a link rate (RCP); aux = bits per second.
     pub const LINK_RATE: f64 = 7.0;
-    /// A control message; aux = index into [`super::CONTROL_NAMES`].
+    /// A control message; aux = index into `ControlEvent::ALL` (its code).
     pub const CONTROL: f64 = 8.0;
     /// A scheduling decision (PASE, PDQ); aux = index into
-    /// [`super::CONTROL_NAMES`], seq = priority queue (-1: none decided),
+    /// `ControlEvent::ALL` (its code), seq = priority queue (-1: none decided),
     /// priority = rate in bits per second, port = the link (-1: none).
     pub const DECISION: f64 = 9.0;
     /// A port's link went down (aux 0) or came back (aux 1): a fault.
     pub const FAULT: f64 = 10.0;
 }
 
-/// Names of control messages, indexed by the aux column of a CONTROL record.
-pub const CONTROL_NAMES: [&str; 34] = ["probe", "ack", "rts", "token", "grant", "request", "arbitration", "token_expired", "free_token_expired", "downgrade", "receiver_timeout", "fastpass_request", "fastpass_grant", "fastpass_missed_slot", "fastpass_query", "fastpass_nack", "fastpass_ack", "pase_request", "pase_decision", "pase_prune", "pase_delegation_report", "pase_delegation_update", "pase_probe", "pase_release", "pdq_syn", "pdq_accept", "pdq_pause", "pdq_rate", "pdq_probe", "pdq_early_start", "pdq_terminate", "pdq_fin", "d3_quench", "other"];
 
 fn kind_code(k: PacketKind) -> f64 {
     match k {
@@ -115,7 +113,7 @@ pub fn layout_json() -> String {
         "trace_width": TRACE_WIDTH,
         "flow_width": FLOW_WIDTH,
         "packet_width": PACKET_WIDTH,
-        "control_names": &CONTROL_NAMES[..],
+        "control_names": ControlEvent::ALL.map(|e| e.as_str()),
     })
     .to_string()
 }
@@ -346,11 +344,10 @@ impl Engine {
                 TraceKind::Timeout { flow, probe_mode } => [t, trace_code::TIMEOUT, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
                 TraceKind::LinkRate { port, rate_bps } => [t, trace_code::LINK_RATE, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
                 TraceKind::Control { flow, what } => {
-                    let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
-                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, i as f64, 0.0]
+                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, what.code() as f64, 0.0]
                 }
                 TraceKind::Decision { flow, port, what, queue, rate_bps } => {
-                    let i = CONTROL_NAMES.iter().position(|n| *n == what).unwrap_or(CONTROL_NAMES.len() - 1);
+                    let i = what.code();
                     let port = port.map_or(-1.0, |p| p.0 as f64);
                     let queue = queue.map_or(-1.0, |q| q as f64);
                     [t, trace_code::DECISION, port, flow.0 as f64, queue, 3.0, i as f64, rate_bps]

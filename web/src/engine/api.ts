@@ -39,8 +39,8 @@ export enum DropWhy {
   Injected = 3,
 }
 
-/** Names of control messages, indexed by the aux of a Control record. */
-export const CONTROL_NAMES = ['probe', 'ack', 'rts', 'token', 'grant', 'request', 'arbitration', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'pdq_syn', 'pdq_accept', 'pdq_pause', 'pdq_rate', 'pdq_probe', 'pdq_early_start', 'pdq_terminate', 'pdq_fin', 'd3_quench', 'other'] as const;
+/** Names of control events, indexed by the aux of a Control or Decision record: read from the engine. */
+export { CONTROL_NAMES } from './names.generated';
 
 /** A node as the engine serializes it (engine/core/src/net/mod.rs `Node`). */
 export interface TopoNode {

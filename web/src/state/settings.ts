@@ -4,26 +4,14 @@
 // Validation here gives instant, field-named messages; the engine's own
 // validation (validate_scenario in the worker) has the final word.
 
-/** Protocols the engine runs today (engine/core/src/scenario.rs `ProtocolName`). */
+import { PORT_DEFAULTS } from '../engine/names.generated';
+
+/** Protocols the engine runs, in the order the page lists them (the engine's list: `ENGINE_PROTOCOLS`; a test checks they agree). */
 export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal', 'optimal_deadline'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
-/** The queue discipline of each protocol's ports (engine/core/src/run.rs `prepare`). */
-export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'> = {
-  pfabric: 'pfabric',
-  phost: 'strict_priority',
-  fastpass: 'strict_priority',
-  pase: 'strict_priority',
-  dctcp: 'ecn',
-  d2tcp: 'ecn',
-  l2dct: 'ecn',
-  tcp: 'droptail',
-  rcp: 'droptail',
-  pdq: 'droptail',
-  d3: 'droptail',
-  ideal: 'none',
-  optimal_deadline: 'none',
-};
+/** The queue discipline of each protocol's ports, as the engine states it (engine/core/src/queue/setup.rs `PortSetup`). */
+export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'> = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].discipline])) as Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'>;
 
 /**
  * Flow-level schedulers: no packets, computed at once (the Ideal SRPT
@@ -32,11 +20,11 @@ export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' 
  */
 export const FLOW_LEVEL: ReadonlySet<string> = new Set(['ideal', 'optimal_deadline']);
 
-/** Default port buffer per protocol, bytes (pFabric Table 1; engine/core/src/protocol/params.rs). */
-export const DEFAULT_BUFFER: Record<Protocol, number> = { pfabric: 36_000, phost: 36_000, fastpass: 36_000, pase: 225_000, pdq: 225_000, d3: 225_000, dctcp: 225_000, d2tcp: 225_000, l2dct: 225_000, tcp: 225_000, rcp: 225_000, ideal: 0, optimal_deadline: 0 };
+/** Default port buffer per protocol, bytes (pFabric Table 1), as the engine states it. */
+export const DEFAULT_BUFFER: Record<Protocol, number> = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].buffer_bytes])) as Record<Protocol, number>;
 
-/** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB). */
-export const DEFAULT_ECN_THRESHOLD = 22_500;
+/** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB), as the engine states it. */
+export const DEFAULT_ECN_THRESHOLD: number = PORT_DEFAULTS.dctcp.ecn_threshold_bytes;
 
 /** Discipline, buffer and ECN threshold of a protocol's ports, for the inspector and the queue bars. */
 export function portsOf(settings: Settings, protocol: string): { discipline: string; bufferBytes: number; ecnThresholdBytes?: number } {

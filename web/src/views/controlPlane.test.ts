@@ -14,7 +14,7 @@ const decision = (tPs: number, flow: number, queue: number, rate: number, port =
   flow,
   seq: queue,
   packetKind: PacketKindCode.Control,
-  aux: idx('other'),
+  aux: idx('pase_decision'),
   prio: rate,
 });
 const finish = (tPs: number, flow: number): TraceRecord => ({ tPs, code: TraceCode.FlowFinish, port: -1, flow, seq: 0, packetKind: PacketKindCode.Data, aux: 0, prio: 0 });
@@ -55,7 +55,7 @@ describe('control-plane state', () => {
   });
 
   it('words a decision with its queue, rate or pause, and its link', () => {
-    expect(describeRecord(decision(1_000_000, 3, 1, 2.5e9), null).text).toBe('flow 3: other: queue 1, 2.5Gb/s');
+    expect(describeRecord(decision(1_000_000, 3, 1, 2.5e9), null).text).toBe('flow 3: PASE decision reached the source: queue 1, 2.5Gb/s');
     const topo: Topology = {
       nodes: [
         { kind: 'host', ports: [0], group: 0, name: 'h0' },
@@ -68,6 +68,6 @@ describe('control-plane state', () => {
       n_hosts: 1,
       host_rate: 10e9,
     };
-    expect(describeRecord(decision(1_000_000, 3, -1, 0, 1), topo).text).toBe('port tor0→h0: flow 3: other: paused (rate 0)');
+    expect(describeRecord(decision(1_000_000, 3, -1, 0, 1), topo).text).toBe('port tor0→h0: flow 3: PASE decision reached the source: paused (rate 0)');
   });
 });

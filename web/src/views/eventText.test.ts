@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
+import { CONTROL_NAMES, DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
 import type { TraceRecord } from '../engine/frame';
 import { describeRecord, recentLines } from './eventText';
 
@@ -31,7 +31,7 @@ describe('event sentences', () => {
   it('words flow events, timeouts, control messages and RCP rates', () => {
     expect(describeRecord(rec(1, TraceCode.FlowFinish), topo).text).toBe('flow 17 finished');
     expect(describeRecord(rec(1, TraceCode.Timeout, -1, 9, 0, 1), topo).text).toBe('flow 9 timed out (probe mode)');
-    expect(describeRecord(rec(1, TraceCode.Control, -1, 9, 0, 2), topo).text).toBe('flow 9: RTS sent (asks its receiver for tokens)');
+    expect(describeRecord(rec(1, TraceCode.Control, -1, 9, 0, CONTROL_NAMES.indexOf('rts')), topo).text).toBe('flow 9: RTS sent (asks its receiver for tokens)');
     expect(describeRecord(rec(1, TraceCode.LinkRate, 0, -1, 0, 2.5e9), topo).text).toBe("port h0→tor0: link rate set to 2.5Gb/s (RCP's fair share, D3's capacity, PDQ's C')");
     expect(describeRecord(rec(1, TraceCode.EcnMark, 2), topo).tone).toBe('mark');
   });

@@ -78,8 +78,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::net::Network;
 use crate::packet::{FastpassHeader, FastpassMsg, Header, Packet, PacketKind};
 use crate::protocol::params::FastpassParams;
-use crate::queue::{Queue, StrictPriority};
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 use std::collections::{BTreeSet, VecDeque};
@@ -293,11 +292,6 @@ impl Fastpass {
         }
     }
 
-    /// The queue of every port: strict priority, control above data.
-    pub fn queue(p: &FastpassParams) -> Queue {
-        Queue::StrictPriority(StrictPriority::new(2, p.buffer_bytes, None))
-    }
-
     /// Length of one timeslot.
     pub fn slot_time(&self) -> SimTime {
         self.slot
@@ -334,7 +328,7 @@ impl Fastpass {
         let h = FastpassHeader { msg: FastpassMsg::Request, value: s.need(), slots: 0 };
         let p = self.control(flow, s.src, self.arbiter, s.dst.0, h);
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: "fastpass_request" });
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassRequest });
     }
 
     /// Moves a flow's recovery deadline to `at` and makes sure a timer runs.
@@ -468,7 +462,7 @@ impl Fastpass {
             s.granted += mask.count_ones();
         }
         if missed > 0 {
-            io.trace(|| TraceKind::Control { flow, what: "fastpass_missed_slot" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassMissedSlot });
             self.send_request(flow, io);
         }
         if self.sources[flow.idx()].granted == 0 {
@@ -594,7 +588,7 @@ impl Fastpass {
         for p in packets {
             let flow = p.flow;
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: "fastpass_grant" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassGrant });
         }
     }
 
@@ -622,7 +616,7 @@ impl Fastpass {
             let h = FastpassHeader { msg: FastpassMsg::Query, value: 0, slots: 0 };
             let p = self.control(flow, src, dst, 0, h);
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: "fastpass_query" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassQuery });
         } else {
             // Waiting for grants: the request (or its grant) may be lost.
             self.send_request(flow, io);
@@ -676,7 +670,7 @@ impl Protocol for Fastpass {
                     let mut a = self.control(flow, p.dst, p.src, 0, h);
                     a.kind = PacketKind::Ack;
                     io.send(a);
-                    io.trace(|| TraceKind::Control { flow, what: "fastpass_ack" });
+                    io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
                 }
             }
             FastpassMsg::Request => self.on_request(flow, p.src, p.seq, h.value, io),
@@ -688,7 +682,7 @@ impl Protocol for Fastpass {
                     let mut a = self.control(flow, p.dst, p.src, 0, h);
                     a.kind = PacketKind::Ack;
                     io.send(a);
-                    io.trace(|| TraceKind::Control { flow, what: "fastpass_ack" });
+                    io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
                 } else {
                     // One NACK per run of missing packets: (first, count).
                     let mut runs: Vec<(u32, u32)> = Vec::new();
@@ -703,7 +697,7 @@ impl Protocol for Fastpass {
                         let h = FastpassHeader { msg: FastpassMsg::Nack, value: count, slots: (j == last) as u32 };
                         let n = self.control(flow, p.dst, p.src, seq, h);
                         io.send(n);
-                        io.trace(|| TraceKind::Control { flow, what: "fastpass_nack" });
+                        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassNack });
                     }
                 }
             }

@@ -66,8 +66,7 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};
 use crate::packet::{Header, Packet, PacketKind, PaseHeader, PaseMsg};
 use crate::protocol::params::{PaseCriticality, PaseParams, PaseQueueNumbering, PaseRateControl};
-use crate::queue::{Queue, StrictPriority};
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 use std::collections::BTreeMap;
@@ -338,11 +337,6 @@ fn base_rtt(net: &Network, src: NodeId, dst: NodeId) -> SimTime {
 }
 
 impl Pase {
-    /// The ports' queue: `strict_priority(queues)`, per-queue ECN at K.
-    pub fn queue(p: &PaseParams) -> Queue {
-        Queue::StrictPriority(StrictPriority::new(p.queues as usize, p.buffer_bytes, Some(p.ecn_threshold_bytes)))
-    }
-
     /// PASE over `net`.
     pub fn new(p: PaseParams, net: &Network, spraying: bool) -> Self {
         let n = net.nodes.len();
@@ -523,7 +517,7 @@ impl Pase {
             io.set_timer(io.now + self.delegation_interval, PaseTimer::Delegation(parent, child));
         }
         for (port, d) in self.pending_traces.drain(..) {
-            io.trace(|| TraceKind::Decision { flow, port: Some(port), what: "pase_request", queue: Some(d.queue), rate_bps: d.rate_bps });
+            io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PaseRequest, queue: Some(d.queue), rate_bps: d.rate_bps });
         }
     }
 
@@ -576,7 +570,7 @@ impl Pase {
         }
         if pruned {
             self.stats.pruned += 1;
-            io.trace(|| TraceKind::Decision { flow, port: None, what: "pase_prune", queue: Some(d.queue), rate_bps: d.rate_bps });
+            io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PasePrune, queue: Some(d.queue), rate_bps: d.rate_bps });
         }
         let src = f.src;
         io.send(Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h }));
@@ -640,7 +634,7 @@ impl Pase {
             let to = self.flows[flow.idx()].chain[stage].node;
             let h = PaseHeader { msg: PaseMsg::Release, stage: stage as u8, ..Default::default() };
             io.send(Self::control(flow, src, to, h));
-            io.trace(|| TraceKind::Control { flow, what: "pase_release" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseRelease });
         }
     }
 
@@ -686,7 +680,7 @@ impl Pase {
         self.stats.delegation_reports += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Control { flow: FlowId(0), what: "pase_delegation_report" });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: ControlEvent::PaseDelegationReport });
         self.parent_demand.insert((parent, child), demand);
         let c = self.arbs[parent.idx()].capacity;
         let kids = self.children[parent.idx()].clone();
@@ -723,7 +717,7 @@ impl Pase {
         self.stats.delegation_updates += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Control { flow: FlowId(0), what: "pase_delegation_update" });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: ControlEvent::PaseDelegationUpdate });
         let initial = self.initial_share(parent);
         let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink { arb: Arbitrator::new(initial), reported: 0.0, timer_armed: false });
         v.arb.capacity = share;
@@ -743,7 +737,7 @@ impl Pase {
                 }
                 f.reached = h.stage;
                 let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
-                io.trace(|| TraceKind::Decision { flow, port: None, what: "pase_decision", queue: Some(d.queue), rate_bps: d.rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PaseDecision, queue: Some(d.queue), rate_bps: d.rate_bps });
                 self.apply(flow, d, io);
             }
             PaseMsg::Release => {

@@ -28,7 +28,7 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;
 use crate::packet::{pdq_flags as F, Header, Packet, PacketKind, PdqHeader};
 use crate::protocol::params::PdqParams;
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
 
@@ -508,7 +508,7 @@ impl Pdq {
     fn send_syn(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let p = self.control_packet(flow, PacketKind::Control, F::SYN, io.now);
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: "pdq_syn" });
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqSyn });
         self.arm_rto(flow, io);
     }
 
@@ -563,7 +563,7 @@ impl Pdq {
         s.state = State::Over;
         s.pacer.pacing = false;
         io.flow_terminated(flow);
-        io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" });
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate });
     }
 
     /// Sender-side Early Termination: the flow cannot finish in time, by
@@ -605,7 +605,7 @@ impl Pdq {
             s.state = State::Over;
             let fin = self.control_packet(flow, PacketKind::Control, F::FIN, io.now);
             io.send(fin);
-            io.trace(|| TraceKind::Control { flow, what: "pdq_fin" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqFin });
             return;
         }
         if s.sb.in_flight == 0 {
@@ -625,9 +625,9 @@ impl Pdq {
             s.state = State::Sending;
             let rate_bps = s.rate_bps;
             if old_state != State::Sending {
-                io.trace(|| TraceKind::Decision { flow, port: None, what: "pdq_accept", queue: None, rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PdqAccept, queue: None, rate_bps });
             } else if rate_bps != old_rate {
-                io.trace(|| TraceKind::Decision { flow, port: None, what: "pdq_rate", queue: None, rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PdqRate, queue: None, rate_bps });
             }
             if !s.pacer.pacing {
                 self.pace(flow, io);
@@ -644,7 +644,7 @@ impl Pdq {
             if old_state != State::Paused {
                 // P_H names the pausing port (its index plus one).
                 let port = (h.pauseby > 0).then(|| PortId(h.pauseby as u32 - 1));
-                io.trace(|| TraceKind::Decision { flow, port, what: "pdq_pause", queue: None, rate_bps: 0.0 });
+                io.trace(|| TraceKind::Decision { flow, port, what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 });
                 self.arm_probe(flow, io);
             }
         }
@@ -718,7 +718,7 @@ impl Protocol for Pdq {
                 }
                 let p = self.control_packet(flow, PacketKind::Probe, F::PROBE, io.now);
                 io.send(p);
-                io.trace(|| TraceKind::Control { flow, what: "pdq_probe" });
+                io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqProbe });
                 self.arm_probe(flow, io);
             }
             PdqTimer::Rto(flow) => {
@@ -769,11 +769,11 @@ impl Protocol for Pdq {
         let rate_bps = h.rate_bps as f64;
         match decision {
             Decision::Accept { newly: true, early_start, .. } => {
-                let what = if early_start { "pdq_early_start" } else { "pdq_accept" };
+                let what = if early_start { ControlEvent::PdqEarlyStart } else { ControlEvent::PdqAccept };
                 io.trace(|| TraceKind::Decision { flow, port: Some(port), what, queue: None, rate_bps });
             }
-            Decision::Pause { newly: true } => io.trace(|| TraceKind::Decision { flow, port: Some(port), what: "pdq_pause", queue: None, rate_bps: 0.0 }),
-            Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: "pdq_terminate" }),
+            Decision::Pause { newly: true } => io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 }),
+            Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate }),
             _ => {}
         }
     }

@@ -44,7 +44,7 @@ use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
 use crate::protocol::params::{PhostParams, PhostPolicy};
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 
@@ -314,7 +314,7 @@ impl Phost {
         p.rank = s.deadline.ps();
         p.sent_at = io.now;
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: "rts" });
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::Rts });
     }
 
     /// Source scheduling key (lower is preferred); `sent` is the host's
@@ -378,7 +378,7 @@ impl Phost {
             while s.tokens.front().is_some_and(|t| t.expiry < now) {
                 let t = s.tokens.pop_front().unwrap();
                 *tokens_held -= 1;
-                io.trace(|| TraceKind::Control { flow: f, what: if t.free { "free_token_expired" } else { "token_expired" } });
+                io.trace(|| TraceKind::Control { flow: f, what: if t.free { ControlEvent::FreeTokenExpired } else { ControlEvent::TokenExpired } });
             }
             if s.tokens.is_empty() {
                 continue;
@@ -456,14 +456,14 @@ impl Phost {
                 // Receiver timeout over: name the missing packets again.
                 k.wait_until = None;
                 k.goal = k.issued + k.remaining();
-                io.trace(|| TraceKind::Control { flow: f, what: "receiver_timeout" });
+                io.trace(|| TraceKind::Control { flow: f, what: ControlEvent::ReceiverTimeout });
             }
             if k.issued - k.answered >= window {
                 let until = k.last_token_at + downgrade;
                 if now < until {
                     if !k.downgraded {
                         k.downgraded = true;
-                        io.trace(|| TraceKind::Control { flow: f, what: "downgrade" });
+                        io.trace(|| TraceKind::Control { flow: f, what: ControlEvent::Downgrade });
                     }
                     wake = wake.min(until);
                     continue;
@@ -493,7 +493,7 @@ impl Phost {
             let t = Self::control(flow, host, k.src, seq, h, PacketKind::Control);
             let tenant = k.tenant as usize;
             io.send(t);
-            io.trace(|| TraceKind::Control { flow, what: "token" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::Token });
             let hs = &mut self.hosts[host.idx()];
             hs.last_token_at = Some(now);
             if hs.granted.len() <= tenant {
@@ -744,7 +744,7 @@ mod tests {
             out
         }
         fn traced(&mut self, what: &str) -> usize {
-            self.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w == what)).count()
+            self.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.as_str() == what)).count()
         }
     }
 

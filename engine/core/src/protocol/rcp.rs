@@ -24,7 +24,7 @@ use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::packet::{Header, Packet, PacketKind, RcpHeader};
 use crate::protocol::params::RcpParams;
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use super::scoreboard::Scoreboard;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
@@ -223,7 +223,7 @@ impl Rcp {
         // Nothing more to send or wait for: every later event finds it done.
         s.sb.on_ack(u32::MAX, u32::MAX);
         io.flow_terminated(flow);
-        io.trace(|| TraceKind::Control { flow, what: "d3_quench" });
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::D3Quench });
     }
 
     fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
@@ -385,7 +385,7 @@ impl Protocol for Rcp {
                 }
                 io.send(p);
                 let s = &mut self.senders[flow.idx()];
-                io.trace(|| TraceKind::Control { flow, what: "rcp_refresh" });
+                io.trace(|| TraceKind::Control { flow, what: ControlEvent::RcpRefresh });
                 s.refresh_armed = true;
                 io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
             }

@@ -17,7 +17,7 @@ use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
 use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams, PaseParams, PaseRateControl, TcpParams};
-use crate::trace::TraceKind;
+use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MSS};
 use crate::workload::FlowSpec;
 
@@ -350,7 +350,7 @@ impl WindowTransport {
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
             s.probes_sent += 1;
-            io.trace(|| TraceKind::Control { flow, what: "pase_probe" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseProbe });
             s.timer.set(io.now + s.probe_interval);
             s.arm(io, flow);
             return;
@@ -380,7 +380,7 @@ impl WindowTransport {
             p.sent_at = io.now;
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: "probe" });
+            io.trace(|| TraceKind::Control { flow, what: ControlEvent::Probe });
             s.arm(io, flow);
         } else {
             self.send_window(flow, io);

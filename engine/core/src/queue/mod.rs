@@ -6,6 +6,7 @@
 mod fifo;
 mod pfabric;
 mod strict_priority;
+pub mod setup;
 
 pub use fifo::Fifo;
 pub use pfabric::PFabricQueue;
