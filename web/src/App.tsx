@@ -8,6 +8,10 @@ import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type S
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
+import { LessonEditor } from './lessons/LessonEditor';
+import { encodeLessonHash } from './lessons/share';
+import { ImportBar, type ImportHow } from './import/ImportBar';
+import type { Imported } from './import/importer';
 import { SweepPanel } from './sweep/SweepPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
@@ -55,6 +59,7 @@ export function App() {
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
 
   useEffect(() => {
     conductor.load(first);
@@ -69,15 +74,34 @@ export function App() {
     [conductor],
   );
   const lessonModified = useMemo(() => lesson !== null && JSON.stringify(lessonSettings(lesson, SCENARIOS)) !== JSON.stringify(s.settings), [lesson, s.settings]);
+  // An imported, shared or previewed lesson is listed after the bundled ones.
+  const lessons = lesson && !LESSONS.includes(lesson) ? [...LESSONS, lesson] : LESSONS;
   const chooseLesson = (name: string | null) => {
-    const l = LESSONS.find((x) => x.name === name) ?? null;
+    const l = lessons.find((x) => x.name === name) ?? null;
     setLesson(l);
     if (!l) {
       history.replaceState(null, '', encodeSettings(conductor.getState().settings));
       return;
     }
-    history.replaceState(null, '', `#lesson=${l.name}`);
+    if (LESSONS.includes(l)) history.replaceState(null, '', `#lesson=${l.name}`);
     conductor.load(lessonSettings(l, SCENARIOS));
+  };
+  /** Opens a lesson that is not bundled (a preview, a file, a link); `how` says what the address should hold. */
+  const openLesson = (l: Lesson, how: ImportHow) => {
+    setLesson(l);
+    const settings = lessonSettings(l, SCENARIOS);
+    conductor.load(settings);
+    if (how === 'file')
+      encodeLessonHash(l)
+        .then((h) => history.replaceState(null, '', h))
+        .catch(() => history.replaceState(null, '', encodeSettings(settings)));
+  };
+  // A checked file replaces what is on screen (importer.ts); #src= and lesson links stay in the address.
+  const accept = (imp: Imported, how: ImportHow) => {
+    if (imp.kind === 'lesson') return openLesson(imp.lesson, how);
+    setLesson(null);
+    if (how === 'file') history.replaceState(null, '', encodeSettings(imp.settings));
+    conductor.load(imp.settings);
   };
   const share = async () => {
     const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
@@ -128,14 +152,23 @@ export function App() {
           </button>
         </div>
       )}
+      <div className="bring">
+        <ImportBar current={s.settings} scenarios={SCENARIOS} onAccept={accept} />
+        {!editing && (
+          <button data-testid="editor-open" onClick={() => setEditing(true)}>
+            Write a lesson…
+          </button>
+        )}
+      </div>
       <LessonPanel
-        lessons={LESSONS}
+        lessons={lessons}
         lesson={lesson}
         modified={lessonModified}
         onChoose={chooseLesson}
         c={conductor}
         s={s}
       />
+      {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
       <Transport c={conductor} s={s} />
       <Scrubber c={conductor} s={s} />
       <WhatIf c={conductor} s={s} />

@@ -8,8 +8,11 @@ import type { FieldError, ScenarioJson, Settings } from '../state/settings';
 import { decodeLessonHash } from '../lessons/share';
 import { engineCheck, parseJson, readImport, srcFromHash, type Imported } from './importer';
 
-/** How a file came in: the page keeps `#src=` and lesson links in the address, and writes one for files. */
-export type ImportHow = 'file' | 'src' | 'link';
+/**
+ * How a lesson or scenario came in: the page keeps `#src=` and lesson
+ * links in the address, writes one for files, and leaves it for previews.
+ */
+export type ImportHow = 'file' | 'src' | 'link' | 'preview';
 
 type Status = { checking: string } | { refused: string; errors: FieldError[] } | { opened: string } | null;
 
@@ -37,26 +40,31 @@ export function ImportBar({ current, scenarios, onAccept }: { current: Settings;
   };
   const acceptFile = async (f: File) => acceptText(await f.text(), f.name, 'file');
 
-  // The address: #src=URL (fetched) or a lesson link, once on opening.
+  // The address: #src=URL (fetched) or a lesson link, on opening and when
+  // one is pasted into the address bar (the page's own replaceState fires no hashchange).
   const started = useRef(false);
   useEffect(() => {
-    if (started.current) return;
+    const fromAddress = () => {
+      const hash = window.location.hash;
+      const src = srcFromHash(hash, window.location.href);
+      if (src && typeof src === 'object') setStatus({ refused: '#src', errors: [{ field: '#src', message: src.error }] });
+      else if (src) {
+        setStatus({ checking: src });
+        fetch(src)
+          .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status} ${r.statusText}`))))
+          .then((text) => acceptText(text, src, 'src'))
+          .catch((e) => setStatus({ refused: src, errors: [{ field: '#src', message: `could not fetch it (${e instanceof Error ? e.message : String(e)})` }] }));
+      } else
+        void decodeLessonHash(hash).then((d) => {
+          if (!d) return;
+          if ('error' in d) setStatus({ refused: 'lesson link', errors: [{ field: '#lessonz', message: d.error }] });
+          else void accept(d.lesson, 'lesson link', 'link');
+        });
+    };
+    if (!started.current) fromAddress();
     started.current = true;
-    const hash = window.location.hash;
-    const src = srcFromHash(hash, window.location.href);
-    if (src && typeof src === 'object') setStatus({ refused: '#src', errors: [{ field: '#src', message: src.error }] });
-    else if (src) {
-      setStatus({ checking: src });
-      fetch(src)
-        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status} ${r.statusText}`))))
-        .then((text) => acceptText(text, src, 'src'))
-        .catch((e) => setStatus({ refused: src, errors: [{ field: '#src', message: `could not fetch it (${e instanceof Error ? e.message : String(e)})` }] }));
-    } else
-      void decodeLessonHash(hash).then((d) => {
-        if (!d) return;
-        if ('error' in d) setStatus({ refused: 'lesson link', errors: [{ field: '#lessonz', message: d.error }] });
-        else void accept(d.lesson, 'lesson link', 'link');
-      });
+    window.addEventListener('hashchange', fromAddress);
+    return () => window.removeEventListener('hashchange', fromAddress);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
