@@ -570,7 +570,7 @@ try {
       await p8.getByTestId('editor-step-1-explain').fill('Shortest remaining first: *SRPT*.');
       await p8.getByTestId('editor-title').fill('My first lesson');
       await p8.getByTestId('editor-name').fill('my-first-lesson');
-      assert((await p8.getByTestId('editor-errors').count()) === 0, `the editor reports: ${await p8.getByTestId('editor-errors').innerText().catch(() => '')}`);
+      if (await p8.getByTestId('editor-errors').count()) throw new Error(`the editor reports: ${await p8.getByTestId('editor-errors').innerText()}`);
       const [dl] = await Promise.all([p8.waitForEvent('download'), p8.getByTestId('editor-download').click()]);
       assert(dl.suggestedFilename() === 'my-first-lesson.json', `file name ${dl.suggestedFilename()}`);
       const path = join(out, dl.suggestedFilename());
@@ -605,6 +605,12 @@ try {
       assert((await p9.getByTestId('lesson-text').locator('li').count()) === 2, 'the list did not render');
       assert(/short flows the lower mean slowdown/.test(await p9.getByTestId('lesson-question').innerText()), 'no question');
       await p9.screenshot({ path: join(out, '12-shared-lesson.png') });
+      // A damaged link: said so, and the default scenario runs instead.
+      await p9.goto(BASE + 'index.html' + lessonLink.slice(lessonLink.indexOf('#'), -12));
+      await p9.waitForSelector('[data-testid="import-error"]', { timeout: 30_000 });
+      assert(/lesson link is damaged/.test(await p9.getByTestId('import-error').innerText()), `damaged link: ${await p9.getByTestId('import-error').innerText()}`);
+      await waitReady(p9);
+      assert(/websearch-leaf-spine/.test(await p9.getByTestId('narration').innerText()) && (await p9.getByTestId('lesson-title').count()) === 0, 'the default scenario did not open after a damaged link');
     } finally {
       await p9.close();
     }

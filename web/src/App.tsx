@@ -35,8 +35,16 @@ import { revealedCount } from './state/run';
 /** The bundled lessons (scenarios/lessons). */
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
 
-/** Settings from the URL (a shared link or a lesson's link) or the default scenario. */
-function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null } {
+/**
+ * Settings from the URL (a shared link or a lesson's link) or the default
+ * scenario. `pending`: the address brings a file (`#src=`, a lesson link)
+ * that the import bar opens; the default runs only if it is refused.
+ */
+function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null; pending?: boolean } {
+  if (/(?:^#|&)(src|lessonz)=/.test(window.location.hash)) {
+    const s = scenarioNamed(DEFAULT_SCENARIO)!;
+    return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: null, lesson: null, pending: true };
+  }
   const name = lessonFromHash(window.location.hash);
   if (name) {
     const l = LESSONS.find((x) => x.name === name);
@@ -52,7 +60,7 @@ function initialSettings(): { settings: Settings; notice: string | null; lesson:
 
 /** The whole page. */
 export function App() {
-  const [{ settings: first, notice, lesson: firstLesson }] = useState(initialSettings);
+  const [{ settings: first, notice, lesson: firstLesson, pending }] = useState(initialSettings);
   const [lesson, setLesson] = useState<Lesson | null>(firstLesson);
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
@@ -62,9 +70,9 @@ export function App() {
   const [editing, setEditing] = useState(false);
 
   useEffect(() => {
-    conductor.load(first);
+    if (!pending) conductor.load(first);
     return () => conductor.dispose();
-  }, [conductor, first]);
+  }, [conductor, first, pending]);
 
   const apply = useCallback(
     (next: Settings) => {
@@ -153,7 +161,15 @@ export function App() {
         </div>
       )}
       <div className="bring">
-        <ImportBar current={s.settings} scenarios={SCENARIOS} onAccept={accept} />
+        <ImportBar
+          current={s.settings}
+          scenarios={SCENARIOS}
+          onAccept={accept}
+          onRefused={() => {
+            // The address's file was refused before anything ran: the default, then.
+            if (conductor.getState().runs.length === 0) conductor.load(first);
+          }}
+        />
         {!editing && (
           <button data-testid="editor-open" onClick={() => setEditing(true)}>
             Write a lesson…

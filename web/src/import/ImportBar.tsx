@@ -16,13 +16,30 @@ export type ImportHow = 'file' | 'src' | 'link' | 'preview';
 
 type Status = { checking: string } | { refused: string; errors: FieldError[] } | { opened: string } | null;
 
-/** The import control and the page-wide drop target. */
-export function ImportBar({ current, scenarios, onAccept }: { current: Settings; scenarios: ScenarioJson[]; onAccept: (imp: Imported, how: ImportHow) => void }) {
-  const [status, setStatus] = useState<Status>(null);
+/**
+ * The import control and the page-wide drop target. `onAccept` gets a file
+ * that passed every check; `onRefused` is told of one that did not.
+ */
+export function ImportBar({
+  current,
+  scenarios,
+  onAccept,
+  onRefused,
+}: {
+  current: Settings;
+  scenarios: ScenarioJson[];
+  onAccept: (imp: Imported, how: ImportHow) => void;
+  onRefused?: () => void;
+}) {
+  const [status, setStatusNow] = useState<Status>(null);
+  const setStatus = (st: Status) => {
+    setStatusNow(st);
+    if (st && 'refused' in st) latest.current.onRefused?.();
+  };
   const [dragging, setDragging] = useState(false);
   // The latest props, for the listeners set up once.
-  const latest = useRef({ current, scenarios, onAccept });
-  latest.current = { current, scenarios, onAccept };
+  const latest = useRef({ current, scenarios, onAccept, onRefused });
+  latest.current = { current, scenarios, onAccept, onRefused };
 
   const accept = async (data: unknown, source: string, how: ImportHow) => {
     const { current, scenarios, onAccept } = latest.current;
