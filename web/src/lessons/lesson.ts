@@ -1,6 +1,7 @@
 // Lessons: guided walks through a scenario for a class. A lesson file
 // (scenarios/lessons/*.json, format in scenarios/lessons/README.md) names a
-// bundled scenario, the protocols to show side by side and a few overrides,
+// bundled scenario (or holds a scenario whole), the protocols to show side
+// by side and a few overrides,
 // and lists steps: at a simulated time, a title and a narration, and
 // optionally a question for the class to predict. A question's answer is
 // never written into the file: it is computed from the runs' own summaries
