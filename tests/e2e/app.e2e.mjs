@@ -568,6 +568,14 @@ try {
       await p8.getByTestId('editor-step-1-prompt').fill('Which protocol gives short flows the lower mean slowdown?');
       await p8.getByTestId('editor-step-1-scope').selectOption('short');
       await p8.getByTestId('editor-step-1-explain').fill('Shortest remaining first: *SRPT*.');
+      // A third step, moved up, then deleted: the two written steps stay in order.
+      await p8.getByTestId('editor-add-step').click();
+      await p8.getByTestId('editor-step-2-title').fill('Scratch');
+      await p8.getByTestId('editor-step-2-up').click();
+      assert((await p8.getByTestId('editor-step-1-title').inputValue()) === 'Scratch', 'the step did not move up');
+      await p8.getByTestId('editor-step-1-delete').click();
+      assert((await p8.locator('[data-testid^="editor-step-"][data-testid$="-title"]').count()) === 2, 'the step was not deleted');
+      assert((await p8.getByTestId('editor-step-1-title').inputValue()) === 'Who wins?', 'the steps are out of order after the delete');
       await p8.getByTestId('editor-title').fill('My first lesson');
       await p8.getByTestId('editor-name').fill('my-first-lesson');
       if (await p8.getByTestId('editor-errors').count()) throw new Error(`the editor reports: ${await p8.getByTestId('editor-errors').innerText()}`);
@@ -580,6 +588,11 @@ try {
       assert(file.scenario === 'websearch-leaf-spine' && file.workload?.flows === 300 && file.seed === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
       assert(JSON.stringify(file.protocols) === '["pfabric","dctcp"]' && JSON.stringify(file.steps.map((x) => x.at_us)) === '[0,100]', `protocols and steps: ${JSON.stringify(file)}`);
       assert(file.steps[1].question?.expect === 'pfabric' && file.steps[1].question.scope === 'short' && file.steps[1].question.metric === 'mean_slowdown', `question: ${JSON.stringify(file.steps[1].question)}`);
+      // Preview: the lesson bar walks it as a student would.
+      await p8.getByTestId('editor-preview').click();
+      await p8.waitForFunction(() => /My first lesson/.test(document.querySelector('[data-testid="lesson-title"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await waitReady(p8);
+      assert(/step 1 of 2/.test(await p8.getByTestId('lesson-step').innerText()), 'the preview is not at step 1 of 2');
       await p8.getByTestId('editor-share').click();
       await p8.getByTestId('editor-link').waitFor({ timeout: 10_000 });
       lessonLink = await p8.getByTestId('editor-link').inputValue();

@@ -184,7 +184,7 @@ export function App() {
         c={conductor}
         s={s}
       />
-      {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
+      {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
       <Transport c={conductor} s={s} />
       <Scrubber c={conductor} s={s} />
       <WhatIf c={conductor} s={s} />

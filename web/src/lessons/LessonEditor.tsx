@@ -50,7 +50,22 @@ function describeRuns(r: LessonRuns): string {
 }
 
 /** The lesson editor panel. */
-export function LessonEditor({ c, s, scenarios, onPreview, onClose }: { c: Conductor; s: ConductorState; scenarios: ScenarioJson[]; onPreview: (l: Lesson) => void; onClose: () => void }) {
+export function LessonEditor({
+  c,
+  s,
+  scenarios,
+  open,
+  onPreview,
+  onClose,
+}: {
+  c: Conductor;
+  s: ConductorState;
+  scenarios: ScenarioJson[];
+  /** The lesson open in the lesson bar, offered as a starting point. */
+  open: Lesson | null;
+  onPreview: (l: Lesson) => void;
+  onClose: () => void;
+}) {
   const [draft, setDraft] = useState<Draft>(loadDraft);
   const [link, setLink] = useState<string | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -107,6 +122,19 @@ export function LessonEditor({ c, s, scenarios, onPreview, onClose }: { c: Condu
           file name{' '}
           <input data-testid="editor-name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="my-first-lesson" pattern="[a-z0-9-]+" />
         </label>
+        {open && (
+          <button
+            data-testid="editor-from-open"
+            title="start from the lesson open in the lesson bar (this draft is replaced)"
+            onClick={() => {
+              if (draft.steps.length && !window.confirm('Replace this draft with the open lesson?')) return;
+              const { name, title, steps, ...runs } = structuredClone(open);
+              setDraft({ name, title, runs, steps });
+            }}
+          >
+            Edit a copy of “{open.title}”
+          </button>
+        )}
         <button onClick={onClose} aria-label="close the lesson editor">
           Close
         </button>
@@ -145,10 +173,10 @@ export function LessonEditor({ c, s, scenarios, onPreview, onClose }: { c: Condu
                 <button aria-label={`go to step ${i + 1}'s time`} disabled={!s.loaded} onClick={() => c.runTo(st.at_us * 1e6)}>
                   go
                 </button>
-                <button aria-label={`move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                <button aria-label={`move step ${i + 1} up`} data-testid={`${id}-up`} disabled={i === 0} onClick={() => move(i, -1)}>
                   ▲
                 </button>
-                <button aria-label={`move step ${i + 1} down`} disabled={i + 1 === draft.steps.length} onClick={() => move(i, 1)}>
+                <button aria-label={`move step ${i + 1} down`} data-testid={`${id}-down`} disabled={i + 1 === draft.steps.length} onClick={() => move(i, 1)}>
                   ▼
                 </button>
                 <button aria-label={`delete step ${i + 1}`} data-testid={`${id}-delete`} onClick={() => setDraft({ ...draft, steps: draft.steps.filter((_, k) => k !== i) })}>
