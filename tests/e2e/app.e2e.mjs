@@ -10,6 +10,7 @@
 // measured figures go to test-results/e2e/.
 //
 // Usage: node tests/e2e/app.e2e.mjs   (after `npm run build`)
+//        E2E_ONLY='lesson|import' node tests/e2e/app.e2e.mjs   runs only the checks whose names match
 
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
@@ -31,7 +32,10 @@ let failed = 0;
 const metrics = {};
 const consoleErrors = [];
 
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
+
 async function check(name, f) {
+  if (only && !only.test(name) && name !== 'no console errors') return;
   const t0 = Date.now();
   try {
     await f();
@@ -479,6 +483,184 @@ try {
       await p6.screenshot({ path: join(out, '09-load-sweep.png'), fullPage: true });
     } finally {
       await p6.close();
+    }
+  });
+
+  /** Gives a page's file picker a file made of `text`. */
+  const pickFile = (p, name, text) => p.getByTestId('import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  const waitStatus = (p, re, timeout = 60_000) => p.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), re.source, { timeout });
+
+  await check('importing a scenario: a bad file is refused by field and the run on screen stays; a good one (picked, dropped, #src=URL) opens', async () => {
+    const p7 = await context.newPage();
+    watch(p7, 'import');
+    try {
+      await p7.goto(BASE + '#lesson=pfabric-vs-dctcp');
+      await waitReady(p7);
+      await p7.getByTestId('lesson-next').click();
+      await waitStatus(p7, /went to t = 200\.000 µs/);
+      const shown = async () => ({
+        url: p7.url(),
+        clock: await p7.getByTestId('clock').getAttribute('data-ps'),
+        narration: await p7.getByTestId('narration').innerText(),
+        lesson: await p7.getByTestId('lesson-title').innerText(),
+        runs: await p7.locator('[data-testid^="progress-"]').allInnerTexts(),
+      });
+      const before = await shown();
+      // Only the engine knows there is no spine9 (the page's own checks pass it).
+      const bad = { ...defaultScenario, name: 'broken', workload: { ...defaultScenario.workload, flows: 100 }, faults: [{ at_us: 5, kind: 'switch_down', node: 'spine9' }] };
+      await pickFile(p7, 'broken.json', JSON.stringify(bad));
+      await p7.waitForSelector('[data-testid="import-error"]', { timeout: 30_000 });
+      const msg = await p7.getByTestId('import-error').innerText();
+      assert(/faults\[0\]\.node/.test(msg) && /spine9/.test(msg), `the error does not name the field: ${msg}`);
+      await pickFile(p7, 'half.json', '{"name": "half", "topology": ');
+      await p7.waitForFunction(() => /half\.json was not opened[\s\S]*\(file\)[\s\S]*not JSON/.test(document.querySelector('[data-testid="import-error"]')?.textContent ?? ''), null, { timeout: 10_000 });
+      await p7.waitForTimeout(300);
+      const after = await shown();
+      assert(JSON.stringify(after) === JSON.stringify(before), `a refused file changed the page: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+      await p7.screenshot({ path: join(out, '10-import-refused.png') });
+      // A good file, dropped on the page: it runs under its own protocol, exactly as dcsim run does.
+      const good = { ...defaultScenario, name: 'my-websearch', seed: 7, protocol: 'dctcp', workload: { ...defaultScenario.workload, flows: 150 } };
+      const dt = await p7.evaluateHandle((text) => {
+        const d = new DataTransfer();
+        d.items.add(new File([text], 'my-websearch.json', { type: 'application/json' }));
+        return d;
+      }, JSON.stringify(good));
+      await p7.dispatchEvent('body', 'drop', { dataTransfer: dt });
+      await p7.waitForFunction(() => /my-websearch/.test(document.querySelector('[data-testid="narration"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await waitReady(p7);
+      assert((await p7.getByTestId('lesson-title').count()) === 0, 'the lesson stayed open under an imported scenario');
+      assert(/#run=/.test(p7.url()), `no share link in the address: ${p7.url()}`);
+      await p7.getByTestId('full-speed').click();
+      await waitFinished(p7, 1, 120_000);
+      compareSummary(await pageSummary(p7, 0), nativeRun(good).summary, 'imported scenario');
+      // #src=URL: fetched from another site (CORS allowed), here a lesson.
+      const lessonFile = JSON.parse(readFileSync(join(root, 'scenarios/lessons/tcp-vs-dctcp.json'), 'utf8'));
+      lessonFile.name = 'from-afar';
+      lessonFile.title = 'A lesson from another site';
+      await p7.route('https://lessons.example/**', (r) => r.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify(lessonFile) }));
+      await p7.goto(BASE + '#src=' + encodeURIComponent('https://lessons.example/from-afar.json'));
+      await p7.waitForFunction(() => /A lesson from another site/.test(document.querySelector('[data-testid="lesson-title"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      assert(/#src=/.test(p7.url()), `#src= left the address: ${p7.url()}`);
+    } finally {
+      await p7.close();
+    }
+  });
+
+  let lessonLink;
+  await check('authoring a two-step lesson in the page, downloading it, and reopening it from its share link', async () => {
+    const p8 = await context.newPage();
+    watch(p8, 'author');
+    try {
+      await p8.goto(BASE + '#lesson=pfabric-vs-dctcp');
+      await waitReady(p8);
+      await p8.getByTestId('lesson-select').selectOption('');
+      await p8.getByTestId('editor-open').click();
+      await p8.getByTestId('editor-add-step').click();
+      await p8.getByTestId('editor-step-0-title').fill('Before anything');
+      await p8.getByTestId('editor-step-0-text').fill('Two **fabrics**, see [pFabric](https://example.org/pfabric) and <img src=x onerror="window.__pwned=1">.');
+      await setField(p8, 'seek-input', 100);
+      await p8.getByTestId('seek').click();
+      await waitStatus(p8, /at t = 100\.000 µs/);
+      await p8.getByTestId('editor-add-step').click();
+      await p8.getByTestId('editor-step-1-title').fill('Who wins?');
+      await p8.getByTestId('editor-step-1-text').fill('- short flows\n- long flows');
+      await p8.getByTestId('editor-step-1-ask').check();
+      await p8.getByTestId('editor-step-1-prompt').fill('Which protocol gives short flows the lower mean slowdown?');
+      await p8.getByTestId('editor-step-1-scope').selectOption('short');
+      await p8.getByTestId('editor-step-1-explain').fill('Shortest remaining first: *SRPT*.');
+      // A third step, moved up, then deleted: the two written steps stay in order.
+      await p8.getByTestId('editor-add-step').click();
+      await p8.getByTestId('editor-step-2-title').fill('Scratch');
+      await p8.getByTestId('editor-step-2-up').click();
+      assert((await p8.getByTestId('editor-step-1-title').inputValue()) === 'Scratch', 'the step did not move up');
+      await p8.getByTestId('editor-step-1-delete').click();
+      assert((await p8.locator('[data-testid^="editor-step-"][data-testid$="-title"]').count()) === 2, 'the step was not deleted');
+      assert((await p8.getByTestId('editor-step-1-title').inputValue()) === 'Who wins?', 'the steps are out of order after the delete');
+      await p8.getByTestId('editor-title').fill('My first lesson');
+      await p8.getByTestId('editor-name').fill('my-first-lesson');
+      if (await p8.getByTestId('editor-errors').count()) throw new Error(`the editor reports: ${await p8.getByTestId('editor-errors').innerText()}`);
+      const [dl] = await Promise.all([p8.waitForEvent('download'), p8.getByTestId('editor-download').click()]);
+      assert(dl.suggestedFilename() === 'my-first-lesson.json', `file name ${dl.suggestedFilename()}`);
+      const path = join(out, dl.suggestedFilename());
+      await dl.saveAs(path);
+      const file = JSON.parse(readFileSync(path, 'utf8'));
+      // The bundled scenario's own seed (1) is no override.
+      assert(file.scenario === 'websearch-leaf-spine' && file.workload?.flows === 300 && file.seed === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
+      assert(JSON.stringify(file.protocols) === '["pfabric","dctcp"]' && JSON.stringify(file.steps.map((x) => x.at_us)) === '[0,100]', `protocols and steps: ${JSON.stringify(file)}`);
+      assert(file.steps[1].question?.expect === 'pfabric' && file.steps[1].question.scope === 'short' && file.steps[1].question.metric === 'mean_slowdown', `question: ${JSON.stringify(file.steps[1].question)}`);
+      // Preview: the lesson bar walks it as a student would.
+      await p8.getByTestId('editor-preview').click();
+      await p8.waitForFunction(() => /My first lesson/.test(document.querySelector('[data-testid="lesson-title"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await waitReady(p8);
+      assert(/step 1 of 2/.test(await p8.getByTestId('lesson-step').innerText()), 'the preview is not at step 1 of 2');
+      await p8.getByTestId('editor-share').click();
+      await p8.getByTestId('editor-link').waitFor({ timeout: 10_000 });
+      lessonLink = await p8.getByTestId('editor-link').inputValue();
+      assert(/#lessonz=1\.[A-Za-z0-9_-]+$/.test(lessonLink), `link: ${lessonLink}`);
+      await p8.screenshot({ path: join(out, '11-lesson-editor.png'), fullPage: true });
+    } finally {
+      await p8.close();
+    }
+    const p9 = await context.newPage();
+    watch(p9, 'shared lesson');
+    try {
+      await p9.goto(lessonLink);
+      await p9.waitForFunction(() => /My first lesson/.test(document.querySelector('[data-testid="lesson-title"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await waitReady(p9);
+      assert(/step 1 of 2/.test(await p9.getByTestId('lesson-step').innerText()), 'not at step 1 of 2');
+      const text = p9.getByTestId('lesson-text');
+      assert((await text.locator('strong').innerText()) === 'fabrics', 'no bold text');
+      assert((await text.locator('a').getAttribute('href')) === 'https://example.org/pfabric', 'no link');
+      assert((await text.locator('img').count()) === 0 && /<img src=x onerror=/.test(await text.innerText()), 'HTML in the narration was not kept as text');
+      assert((await p9.evaluate(() => window.__pwned)) === undefined, 'a script in the narration ran');
+      await p9.getByTestId('lesson-next').click();
+      await waitStatus(p9, /went to t = 100\.000 µs/);
+      assert((await p9.getByTestId('lesson-text').locator('li').count()) === 2, 'the list did not render');
+      assert(/short flows the lower mean slowdown/.test(await p9.getByTestId('lesson-question').innerText()), 'no question');
+      await p9.screenshot({ path: join(out, '12-shared-lesson.png') });
+      // A damaged link: said so, and the default scenario runs instead.
+      await p9.goto(BASE + 'index.html' + lessonLink.slice(lessonLink.indexOf('#'), -12));
+      await p9.waitForSelector('[data-testid="import-error"]', { timeout: 30_000 });
+      assert(/lesson link is damaged/.test(await p9.getByTestId('import-error').innerText()), `damaged link: ${await p9.getByTestId('import-error').innerText()}`);
+      await waitReady(p9);
+      assert(/websearch-leaf-spine/.test(await p9.getByTestId('narration').innerText()) && (await p9.getByTestId('lesson-title').count()) === 0, 'the default scenario did not open after a damaged link');
+    } finally {
+      await p9.close();
+    }
+  });
+
+  await check('self-check mode: answers are scored, each with its explanation, and the results download as CSV', async () => {
+    const p10 = await context.newPage();
+    watch(p10, 'self-check');
+    try {
+      await p10.goto(BASE + '#lesson=pfabric-vs-dctcp');
+      await waitReady(p10);
+      await p10.getByTestId('selfcheck').check();
+      await p10.getByTestId('lesson-next').click();
+      await waitStatus(p10, /went to t = 200\.000 µs/);
+      await p10.getByTestId('lesson-next').click();
+      await waitStatus(p10, /went to t = 1\.000 ms/);
+      // Which drops more? dctcp is the wrong answer.
+      await p10.getByTestId('lesson-guess-dctcp').click();
+      await p10.waitForSelector('[data-testid="selfcheck-result"]', { timeout: 120_000 });
+      assert((await p10.getByTestId('selfcheck-result').getAttribute('data-right')) === 'false', 'dctcp counted right');
+      assert(/small on purpose/.test(await p10.getByTestId('lesson-explain').innerText()), 'no explanation after the answer');
+      assert(await p10.getByTestId('lesson-guess-pfabric').isDisabled(), 'an answer can be changed after it is given');
+      await p10.getByTestId('lesson-next').click();
+      await waitStatus(p10, /3\.000 ms/);
+      await p10.getByTestId('lesson-guess-pfabric').click();
+      await p10.waitForFunction(() => document.querySelector('[data-testid="selfcheck-result"]')?.getAttribute('data-right') === 'true', null, { timeout: 30_000 });
+      const score = await p10.getByTestId('selfcheck-score').innerText();
+      assert(/score: 1 of 2 answered · 3 questions/.test(score), `score: ${score}`);
+      const [dl] = await Promise.all([p10.waitForEvent('download'), p10.getByTestId('selfcheck-csv').click()]);
+      const path = join(out, dl.suggestedFilename());
+      await dl.saveAs(path);
+      const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+      assert(lines[0] === 'lesson,step,step_title,question,judged_by,your_answer,correct_answer,result', `header: ${lines[0]}`);
+      assert(lines.length === 5 && /,dctcp,pfabric,wrong$/.test(lines[1]) && /,pfabric,pfabric,right$/.test(lines[2]) && /,,pfabric,not answered$/.test(lines[3]) && /1 right of 2 answered/.test(lines[4]), `results:\n${lines.join('\n')}`);
+      await p10.screenshot({ path: join(out, '13-self-check.png') });
+    } finally {
+      await p10.close();
     }
   });
 

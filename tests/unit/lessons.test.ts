@@ -61,6 +61,8 @@ describe('lesson files', () => {
       [(l) => (l.branch = { of: 'tcp', name: 'b', at_us: 5, change: { kind: 'buffer_bytes', bytes: 9000 } }), 'branch.of', /not shown/],
       [(l) => (l.branch = { of: 'pfabric', name: 'b', at_us: 5, change: { kind: 'buffer_bytes', bytes: 10 } }), 'branch.change.bytes', /1500/],
       [(l) => (l.steps[1].question.expect = 'branch'), 'steps[1].question.expect', /protocols the question compares/],
+      [(l) => (l.scenario = { topology: { kind: 'leaf_spine' } }), 'scenario.name', /empty/],
+      [(l) => (l.scenario = 42), 'scenario', /bundled scenario or hold a whole scenario/],
     ];
     expect(validateLesson(good(), names)).toEqual([]);
     for (const [edit, field, msg] of cases) {
@@ -72,6 +74,11 @@ describe('lesson files', () => {
       expect(hit!.message).toMatch(msg);
     }
     expect(validateLesson('not an object', names)[0].field).toBe('(file)');
+    // A lesson may hold its scenario whole (a scenario of one's own).
+    const own = good();
+    own.scenario = { ...SCENARIOS[0], name: 'my-fabric' };
+    expect(validateLesson(own, names)).toEqual([]);
+    expect(lessonSettings(own, SCENARIOS).scenario.name).toBe('my-fabric');
   });
 
   it('reads a lesson name from a shared link', () => {

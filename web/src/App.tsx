@@ -8,6 +8,10 @@ import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type S
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
+import { LessonEditor } from './lessons/LessonEditor';
+import { encodeLessonHash } from './lessons/share';
+import { ImportBar, type ImportHow } from './import/ImportBar';
+import type { Imported } from './import/importer';
 import { SweepPanel } from './sweep/SweepPanel';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
@@ -31,8 +35,16 @@ import { revealedCount } from './state/run';
 /** The bundled lessons (scenarios/lessons). */
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
 
-/** Settings from the URL (a shared link or a lesson's link) or the default scenario. */
-function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null } {
+/**
+ * Settings from the URL (a shared link or a lesson's link) or the default
+ * scenario. `pending`: the address brings a file (`#src=`, a lesson link)
+ * that the import bar opens; the default runs only if it is refused.
+ */
+function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null; pending?: boolean } {
+  if (/(?:^#|&)(src|lessonz)=/.test(window.location.hash)) {
+    const s = scenarioNamed(DEFAULT_SCENARIO)!;
+    return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: null, lesson: null, pending: true };
+  }
   const name = lessonFromHash(window.location.hash);
   if (name) {
     const l = LESSONS.find((x) => x.name === name);
@@ -48,18 +60,19 @@ function initialSettings(): { settings: Settings; notice: string | null; lesson:
 
 /** The whole page. */
 export function App() {
-  const [{ settings: first, notice, lesson: firstLesson }] = useState(initialSettings);
+  const [{ settings: first, notice, lesson: firstLesson, pending }] = useState(initialSettings);
   const [lesson, setLesson] = useState<Lesson | null>(firstLesson);
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
 
   useEffect(() => {
-    conductor.load(first);
+    if (!pending) conductor.load(first);
     return () => conductor.dispose();
-  }, [conductor, first]);
+  }, [conductor, first, pending]);
 
   const apply = useCallback(
     (next: Settings) => {
@@ -69,15 +82,34 @@ export function App() {
     [conductor],
   );
   const lessonModified = useMemo(() => lesson !== null && JSON.stringify(lessonSettings(lesson, SCENARIOS)) !== JSON.stringify(s.settings), [lesson, s.settings]);
+  // An imported, shared or previewed lesson is listed after the bundled ones.
+  const lessons = lesson && !LESSONS.includes(lesson) ? [...LESSONS, lesson] : LESSONS;
   const chooseLesson = (name: string | null) => {
-    const l = LESSONS.find((x) => x.name === name) ?? null;
+    const l = lessons.find((x) => x.name === name) ?? null;
     setLesson(l);
     if (!l) {
       history.replaceState(null, '', encodeSettings(conductor.getState().settings));
       return;
     }
-    history.replaceState(null, '', `#lesson=${l.name}`);
+    if (LESSONS.includes(l)) history.replaceState(null, '', `#lesson=${l.name}`);
     conductor.load(lessonSettings(l, SCENARIOS));
+  };
+  /** Opens a lesson that is not bundled (a preview, a file, a link); `how` says what the address should hold. */
+  const openLesson = (l: Lesson, how: ImportHow) => {
+    setLesson(l);
+    const settings = lessonSettings(l, SCENARIOS);
+    conductor.load(settings);
+    if (how === 'file')
+      encodeLessonHash(l)
+        .then((h) => history.replaceState(null, '', h))
+        .catch(() => history.replaceState(null, '', encodeSettings(settings)));
+  };
+  // A checked file replaces what is on screen (importer.ts); #src= and lesson links stay in the address.
+  const accept = (imp: Imported, how: ImportHow) => {
+    if (imp.kind === 'lesson') return openLesson(imp.lesson, how);
+    setLesson(null);
+    if (how === 'file') history.replaceState(null, '', encodeSettings(imp.settings));
+    conductor.load(imp.settings);
   };
   const share = async () => {
     const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
@@ -128,14 +160,31 @@ export function App() {
           </button>
         </div>
       )}
+      <div className="bring">
+        <ImportBar
+          current={s.settings}
+          scenarios={SCENARIOS}
+          onAccept={accept}
+          onRefused={() => {
+            // The address's file was refused before anything ran: the default, then.
+            if (conductor.getState().runs.length === 0) conductor.load(first);
+          }}
+        />
+        {!editing && (
+          <button data-testid="editor-open" onClick={() => setEditing(true)}>
+            Write a lesson…
+          </button>
+        )}
+      </div>
       <LessonPanel
-        lessons={LESSONS}
+        lessons={lessons}
         lesson={lesson}
         modified={lessonModified}
         onChoose={chooseLesson}
         c={conductor}
         s={s}
       />
+      {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
       <Transport c={conductor} s={s} />
       <Scrubber c={conductor} s={s} />
       <WhatIf c={conductor} s={s} />

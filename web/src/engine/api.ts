@@ -198,7 +198,9 @@ export type WorkerRequest =
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
   | { type: 'flow'; flow: number }
-  | { type: 'finish' };
+  | { type: 'finish' }
+  /** Check scenarios with the engine's own validation (no run is kept): the answer is `checked`. */
+  | { type: 'check'; scenarios: unknown[] };
 
 /** Messages from a worker to the page. */
 export type WorkerResponse =
@@ -209,4 +211,6 @@ export type WorkerResponse =
   | { type: 'explored'; timeline: TimelineStats }
   /** Answer to a `flow` request: null when the flow has not arrived yet. */
   | { type: 'flow'; flow: number; info: FlowInfo | null }
+  /** Answer to `check`: the engine's message for the first scenario it refuses (null: all valid). */
+  | { type: 'checked'; error: string | null }
   | { type: 'error'; message: string; during: WorkerRequest['type'] | 'init' };

@@ -178,6 +178,20 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
       case 'trace':
         engine?.set_trace(req.on);
         break;
+      case 'check': {
+        // Preparing a run is the engine's whole validation (scenario fields, then the run's setup).
+        let error: string | null = null;
+        for (const sc of req.scenarios) {
+          try {
+            new Engine(JSON.stringify(sc), false).free();
+          } catch (e) {
+            error = e instanceof Error ? e.message : String(e);
+            break;
+          }
+        }
+        post({ type: 'checked', error });
+        break;
+      }
       case 'finish':
         if (!engine) throw new Error('no scenario loaded');
         if (!engine.finished()) {

@@ -1,11 +1,17 @@
 // The lesson bar: pick a lesson, walk its steps (each one moves the shared
 // clock to the step's time and pauses), read the narration, let the class
 // predict the answer to a question, then reveal the answer the runs give.
+// In self-check mode a student answers alone: each answer is final, the
+// right answer and the explanation follow at once, the score adds up, and
+// the results download as CSV.
 
 import { useEffect, useState } from 'react';
 import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
 import type { Summary } from '../engine/api';
 import { answer, BRANCH_RUN, metricText, type Lesson } from './lesson';
+import { Markdown } from './Markdown';
+import { selfCheckCsv, selfCheckRows, selfCheckScore } from './author';
+import { downloadCsv } from '../export/download';
 
 /** The lesson chooser and, with a lesson open, its current step. */
 export function LessonPanel({
@@ -28,11 +34,12 @@ export function LessonPanel({
   // Per step: the class's prediction, and whether the answer is shown.
   const [guess, setGuess] = useState<Record<number, string>>({});
   const [revealed, setRevealed] = useState<Record<number, boolean>>({});
+  const [selfCheck, setSelfCheck] = useState(false);
   useEffect(() => {
     setStep(0);
     setGuess({});
     setRevealed({});
-  }, [lesson?.name]);
+  }, [lesson]);
 
   // Keys n (next step) and b (back), as the transport bar's keys: not while typing.
   useEffect(() => {
@@ -55,7 +62,7 @@ export function LessonPanel({
   const chooser = (
     <label className="lesson-choose">
       lesson{' '}
-      <select data-testid="lesson-select" value={lesson?.name ?? ''} onChange={(e) => onChoose(e.target.value || null)}>
+      <select data-testid="lesson-select" aria-label="lesson" value={lesson?.name ?? ''} onChange={(e) => onChoose(e.target.value || null)}>
         <option value="">(none: free exploration)</option>
         {lessons.map((l) => (
           <option key={l.name} value={l.name}>
@@ -80,6 +87,12 @@ export function LessonPanel({
   const q = st.question;
   const shown = q && revealed[step] && allDone ? answer(q, summaries) : null;
   const atStep = Math.abs(s.displayPs - st.at_us * 1e6) < 1 || s.displayPs >= st.at_us * 1e6;
+  const reveal = () => {
+    setRevealed({ ...revealed, [step]: true });
+    if (!allDone) c.finishAll();
+  };
+  const checkRows = selfCheck ? selfCheckRows(lesson, guess) : [];
+  const score = selfCheck && allDone ? selfCheckScore(checkRows, summaries) : null;
 
   return (
     <section className="lesson" data-testid="lesson">
@@ -98,12 +111,38 @@ export function LessonPanel({
         <button data-testid="lesson-next" disabled={busy || step + 1 >= lesson.steps.length} onClick={() => go(step + 1)} title="next step [n]">
           Next step ▸
         </button>
+        <label title="each student answers alone: answers are final and scored, with the explanation after each">
+          <input
+            type="checkbox"
+            data-testid="selfcheck"
+            checked={selfCheck}
+            onChange={(e) => {
+              setSelfCheck(e.target.checked);
+              setGuess({});
+              setRevealed({});
+            }}
+          />{' '}
+          self-check
+        </label>
+        {selfCheck && (
+          <>
+            <span data-testid="selfcheck-score" data-right={score?.right ?? ''} data-answered={score?.answered ?? ''}>
+              {score ? `score: ${score.right} of ${score.answered} answered · ${score.of} questions` : `${checkRows.filter((r) => r.chosen).length} of ${checkRows.length} questions answered`}
+            </span>
+            <button
+              data-testid="selfcheck-csv"
+              disabled={!allDone}
+              title={allDone ? 'your answers and the right ones, as CSV' : 'available once the runs have finished'}
+              onClick={() => downloadCsv(`${lesson.name}_self-check.csv`, selfCheckCsv(lesson, checkRows, summaries))}
+            >
+              results.csv
+            </button>
+          </>
+        )}
       </div>
       {modified && <p className="note">The settings were changed after the lesson loaded them: the runs (and the answers below) are those of the changed settings.</p>}
       <h4 data-testid="lesson-step-title">{st.title}</h4>
-      <p className="lesson-text" data-testid="lesson-text">
-        {st.text}
-      </p>
+      <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
       {q && (
         <div className="lesson-question" data-testid="lesson-question">
           <p>
@@ -111,18 +150,22 @@ export function LessonPanel({
           </p>
           <div className="lesson-choices">
             {(q.among ?? lesson.protocols).map((p) => (
-              <button key={p} data-testid={`lesson-guess-${p}`} className={guess[step] === p ? 'chosen' : ''} onClick={() => setGuess({ ...guess, [step]: p })}>
+              <button
+                key={p}
+                data-testid={`lesson-guess-${p}`}
+                className={guess[step] === p ? 'chosen' : ''}
+                aria-pressed={guess[step] === p}
+                disabled={selfCheck && guess[step] !== undefined}
+                onClick={() => {
+                  setGuess({ ...guess, [step]: p });
+                  if (selfCheck) reveal();
+                }}
+              >
                 {p}
               </button>
             ))}
-            {!revealed[step] && (
-              <button
-                data-testid="lesson-reveal"
-                onClick={() => {
-                  setRevealed({ ...revealed, [step]: true });
-                  if (!allDone) c.finishAll();
-                }}
-              >
+            {!revealed[step] && !selfCheck && (
+              <button data-testid="lesson-reveal" onClick={reveal}>
                 {allDone ? 'Reveal the answer' : 'Run to the end and reveal'}
               </button>
             )}
@@ -138,7 +181,13 @@ export function LessonPanel({
                 ) : (
                   'No single protocol wins (a tie, or no run has this number)'
                 )}
-                {guess[step] && shown.winner && <> · the class predicted {guess[step]}: {guess[step] === shown.winner ? 'right' : 'not this time'}</>}
+                {guess[step] && shown.winner && !selfCheck && <> · the class predicted {guess[step]}: {guess[step] === shown.winner ? 'right' : 'not this time'}</>}
+                {guess[step] && selfCheck && (
+                  <span data-testid="selfcheck-result" data-right={String(guess[step] === shown.winner)}>
+                    {' '}
+                    · you answered {guess[step]}: {guess[step] === shown.winner ? 'right' : 'wrong'}
+                  </span>
+                )}
               </p>
               <ul>
                 {shown.values.map((v) => (
@@ -148,7 +197,7 @@ export function LessonPanel({
                 ))}
               </ul>
               {shown.winner === q.expect ? (
-                <p>{q.explain}</p>
+                <Markdown text={q.explain} testid="lesson-explain" />
               ) : (
                 <p className="note">The lesson's explanation is about {q.expect} winning, which these runs do not show.</p>
               )}

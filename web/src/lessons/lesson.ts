@@ -1,6 +1,7 @@
 // Lessons: guided walks through a scenario for a class. A lesson file
 // (scenarios/lessons/*.json, format in scenarios/lessons/README.md) names a
-// bundled scenario, the protocols to show side by side and a few overrides,
+// bundled scenario (or holds a scenario whole), the protocols to show side
+// by side and a few overrides,
 // and lists steps: at a simulated time, a title and a narration, and
 // optionally a question for the class to predict. A question's answer is
 // never written into the file: it is computed from the runs' own summaries
@@ -52,8 +53,11 @@ export interface Lesson {
   /** Identifier (the file name without `.json`), used in shared links (`#lesson=name`). */
   name: string;
   title: string;
-  /** A bundled scenario's name. */
-  scenario: string;
+  /**
+   * A bundled scenario's name, or a whole scenario (as a scenario file
+   * holds it) for a lesson written on a scenario of one's own.
+   */
+  scenario: string | ScenarioJson;
   /** Protocols side by side, as the lesson's questions compare them. */
   protocols: Protocol[];
   /** Overrides merged into the scenario (seed, workload fields, params). */
@@ -132,7 +136,7 @@ export function answer(q: Question, summaries: Summary[]): Answer {
 
 /** The settings a lesson runs: its scenario with the lesson's overrides, and its protocols. */
 export function lessonSettings(l: Lesson, scenarios: ScenarioJson[]): Settings {
-  const base = scenarios.find((s) => s.name === l.scenario);
+  const base = typeof l.scenario === 'string' ? scenarios.find((s) => s.name === l.scenario) : l.scenario;
   if (!base) throw new Error(`lesson ${l.name}: no bundled scenario named "${l.scenario}"`);
   const sc: ScenarioJson = structuredClone(base);
   if (l.seed !== undefined) sc.seed = l.seed;
@@ -154,7 +158,10 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
   if (!isObj(l)) return [{ field: '(file)', message: 'a lesson is a JSON object' }];
   if (!isText(l.name) || !/^[a-z0-9-]+$/.test(l.name)) e('name', 'must be lower-case letters, digits and dashes (it goes into shared links)');
   if (!isText(l.title)) e('title', 'must not be empty');
-  if (!isText(l.scenario)) e('scenario', 'must name a bundled scenario');
+  if (isObj(l.scenario)) {
+    // A scenario of one's own: the engine checks the rest when the lesson loads.
+    if (!isText(l.scenario.name)) e('scenario.name', 'must not be empty');
+  } else if (!isText(l.scenario)) e('scenario', 'must name a bundled scenario or hold a whole scenario');
   else if (!scenarioNames.includes(l.scenario)) e('scenario', `no bundled scenario named "${l.scenario}" (known: ${scenarioNames.join(', ')})`);
   const protos: unknown[] = Array.isArray(l.protocols) ? l.protocols : [];
   if (!Array.isArray(l.protocols) || protos.length === 0 || protos.length > 4) e('protocols', 'must list 1 to 4 protocols');

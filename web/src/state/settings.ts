@@ -187,13 +187,15 @@ export function scenarioFor(s: Settings, p: Protocol): ScenarioJson {
   return { ...s.scenario, protocol: p };
 }
 
-function toBase64Url(bytes: Uint8Array): string {
+/** Bytes as base64url (RFC 4648 section 5, no padding): safe in a URL hash. */
+export function toBase64Url(bytes: Uint8Array): string {
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(s: string): Uint8Array {
+/** The bytes of base64url text (throws on characters outside the alphabet). */
+export function fromBase64Url(s: string): Uint8Array {
   const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
