@@ -20,10 +20,10 @@ beforeAll(() => initSync({ module: readFileSync(join(root, 'web/src/engine-glue/
 
 describe('frame decoding', () => {
   it('decodes fixed-width records and rejects a torn buffer', () => {
-    const t = new Float64Array([5, TraceCode.Drop, 3, 17, 4, PacketKindCode.Data, 1, 0, 9, TraceCode.FlowFinish, -1, 17, 0, 0, 0, 0]);
+    const t = new Float64Array([5, TraceCode.Drop, 3, 17, 4, PacketKindCode.Data, 1, 0, 0, 9, TraceCode.FlowFinish, -1, 17, 0, 0, 0, 0, 0]);
     const r = decodeTrace(t);
     expect(r).toHaveLength(2);
-    expect(r[0]).toEqual({ tPs: 5, code: TraceCode.Drop, port: 3, flow: 17, seq: 4, packetKind: PacketKindCode.Data, aux: 1, prio: 0 });
+    expect(r[0]).toEqual({ tPs: 5, code: TraceCode.Drop, port: 3, flow: 17, seq: 4, packetKind: PacketKindCode.Data, aux: 1, prio: 0, endPs: 0 });
     expect(r[1].code).toBe(TraceCode.FlowFinish);
     expect(() => decodeTrace(t.subarray(0, TRACE_WIDTH + 1))).toThrow(/multiple/);
     const c = decodeCompletions(new Float64Array([2, 1460, 100, 2000, 1.5, 0, 9]));
@@ -42,14 +42,9 @@ describe('frame decoding', () => {
     expect(order.map((x) => [x.flow, x.seq])).toEqual([[2, 3], [2, 5], [1, 0], [1, 1]]);
   });
 
-  it('puts a departing packet on the wire for serialization plus propagation', () => {
-    const topo: Topology = {
-      nodes: [{ kind: 'host', ports: [0], group: 0, name: 'h0' }, { kind: 'tor', ports: [1], group: 0, name: 'tor0' }],
-      ports: [{ node: 0, peer: 1, link: 0, rate: 10e9, delay: 200_000, role: 'host_nic' }, { node: 1, peer: 0, link: 0, rate: 10e9, delay: 200_000, role: 'edge' }],
-      n_hosts: 1,
-      host_rate: 10e9,
-    };
-    const d = departures(decodeTrace(new Float64Array([1000, TraceCode.Dequeue, 0, 4, 0, PacketKindCode.Data, 0, 2])), topo);
+  it('puts a departing packet on the wire until the engine says it arrives', () => {
+    // 1500 B at 10 Gbps = 1.2 us, plus 200 ns: the engine's end_ps column.
+    const d = departures(decodeTrace(new Float64Array([1000, TraceCode.Dequeue, 0, 4, 0, PacketKindCode.Data, 0, 2, 1000 + 1_400_000])));
     expect(d[0].prio).toBe(2);
     // 1500 B at 10 Gbps = 1.2 us, plus 200 ns.
     expect(d[0].endPs - d[0].startPs).toBe(1_200_000 + 200_000);
@@ -165,9 +160,9 @@ describe('run state', () => {
 describe('notable events', () => {
   it('keeps drops and finishes from a frame even when it carries thousands of queue records', () => {
     const recs: number[] = [];
-    recs.push(1, TraceCode.Drop, 3, 9, 4, PacketKindCode.Data, 1, 0);
-    for (let i = 0; i < 5000; i++) recs.push(2 + i, TraceCode.Enqueue, 3, 9, i, PacketKindCode.Data, 0, 0);
-    recs.push(9000, TraceCode.FlowFinish, -1, 9, 0, 0, 0, 0);
+    recs.push(1, TraceCode.Drop, 3, 9, 4, PacketKindCode.Data, 1, 0, 0);
+    for (let i = 0; i < 5000; i++) recs.push(2 + i, TraceCode.Enqueue, 3, 9, i, PacketKindCode.Data, 0, 0, 0);
+    recs.push(9000, TraceCode.FlowFinish, -1, 9, 0, 0, 0, 0, 0);
     const r = applyFrame(emptyRun('pfabric'), {
       type: 'frame', reset: false, replayed: 0, timeline: { coarse: 1, fine: 0, bytes: 0, budget_bytes: 0, interval_events: 1, explored_ps: 0, explored_all: false }, nowPs: 9000, nextPs: 9001, events: 5002, done: 1, total: 2, running: true,
       queueBytes: new Float64Array(1), trace: new Float64Array(recs), traceDropped: 0, completions: new Float64Array(0), inspect: null, wallMs: 1,

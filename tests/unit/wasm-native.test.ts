@@ -77,6 +77,33 @@ describe('wasm engine against the native command line', () => {
     e.free();
   });
 
+  it('departing packets carry the time their last bit reaches the peer', () => {
+    // The default leaf-spine: host NICs at 10 Gbps, 200 ns links, so a
+    // full 1500-byte data packet leaving a host NIC arrives 1.2 us + 200 ns
+    // after it starts (PROTOCOLS.md section 1); nothing arrives sooner than
+    // a 40-byte header at 40 Gbps plus the delay.
+    const json = scenarioWith('websearch-leaf-spine.json', (s) => {
+      s.workload.flows = 50;
+    });
+    const e = new Engine(json, true);
+    const topo = JSON.parse(e.topology_json());
+    e.advance(Infinity, 200_000_000, false);
+    const t = e.take_trace();
+    e.free();
+    const nic: number[] = [];
+    let n = 0;
+    for (let i = 0; i < t.length; i += TRACE_WIDTH) {
+      if (t[i + 1] !== 1) continue;
+      n++;
+      const [start, port, kind, end] = [t[i], t[i + 2], t[i + 5], t[i + 8]];
+      expect(end - start).toBeGreaterThanOrEqual(8_000 + 200_000);
+      if (kind === 0 && topo.ports[port].role === 'host_nic') nic.push(end - start);
+    }
+    expect(n).toBeGreaterThan(100);
+    const full = nic.filter((d) => d === 1_200_000 + 200_000).length;
+    expect(full / nic.length).toBeGreaterThan(0.5);
+  });
+
   it('departing packets carry the priority their port ranks them by', () => {
     // pHost: strict-priority sub-queues (control 0, short-flow data 1,
     // long-flow data 2); pFabric: the rank, remaining flow bytes.

@@ -952,7 +952,8 @@ impl<P: Protocol> Simulation<P> {
             Queue::PFabric(_) => p.rank,
             _ => p.class as u64,
         };
-        self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority });
+        // `transmit` has set `ready_at`: when the last bit reaches the peer.
+        self.trace.push(self.now, TraceKind::Dequeue { port, flow: p.flow, seq: p.seq, kind: p.kind, queue_bytes: qb, priority, arrive_ps: p.ready_at.ps() });
     }
 
     fn arrive(&mut self, port: PortId) {

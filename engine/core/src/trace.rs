@@ -20,7 +20,10 @@ pub enum TraceKind {
     /// port's discipline ranks it by: pFabric ports, the packet's rank
     /// (remaining flow bytes, lower is more urgent); other ports, its
     /// sub-queue (0 is served first). The browser colours packets by it.
-    Dequeue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, queue_bytes: u64, priority: u64 },
+    /// `arrive_ps` is when its last bit reaches the peer (serialization,
+    /// then the link's delay), so the browser draws it on the wire without
+    /// recomputing the timing.
+    Dequeue { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, queue_bytes: u64, priority: u64, arrive_ps: u64 },
     /// A packet was dropped at a port.
     Drop { port: PortId, flow: FlowId, seq: u32, kind: PacketKind, reason: DropReason },
     /// A packet was CE-marked at a port.

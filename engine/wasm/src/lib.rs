@@ -29,10 +29,11 @@ pub fn heap_bytes() -> f64 {
 }
 
 /// Numbers per trace record: `[t_ps, kind, port, flow, seq, packet_kind,
-/// aux, priority]`; priority is what the port ranks a departing packet by
-/// on Dequeue records (see `TraceKind::Dequeue`), the sub-queue on Enqueue
-/// records, and 0 elsewhere.
-pub const TRACE_WIDTH: usize = 8;
+/// aux, priority, end_ps]`; priority is what the port ranks a departing
+/// packet by on Dequeue records (see `TraceKind::Dequeue`), the sub-queue
+/// on Enqueue records, and 0 elsewhere; end_ps is, on Dequeue records, when
+/// the packet's last bit reaches the peer (0 elsewhere).
+pub const TRACE_WIDTH: usize = 9;
 /// Numbers per completed-flow record:
 /// `[flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]`.
 pub const FLOW_WIDTH: usize = 7;
@@ -325,9 +326,13 @@ impl Engine {
         let mut v = Vec::with_capacity(evs.len() * TRACE_WIDTH);
         for e in evs {
             let t = e.t_ps as f64;
-            let rec: [f64; TRACE_WIDTH] = match e.kind {
+            let end = match e.kind {
+                TraceKind::Dequeue { arrive_ps, .. } => arrive_ps as f64,
+                _ => 0.0,
+            };
+            let rec: [f64; TRACE_WIDTH - 1] = match e.kind {
                 TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, trace_code::ENQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64],
-                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
+                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority, .. } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
                 TraceKind::Drop { port, flow, seq, kind, reason } => {
                     let why = match reason {
                         dcsim_core::queue::DropReason::BufferFull => 0.0,
@@ -354,6 +359,7 @@ impl Engine {
                 }
             };
             v.extend_from_slice(&rec);
+            v.push(end);
         }
         v
     }

@@ -4,7 +4,7 @@
 // the worker (sim.worker.ts).
 
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
-export const TRACE_WIDTH = 8; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority]
+export const TRACE_WIDTH = 9; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority, end_ps]
 export const FLOW_WIDTH = 7; // [flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]
 export const PACKET_WIDTH = 6; // [flow, seq, packet_kind, rank, size, class]
 

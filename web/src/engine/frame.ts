@@ -1,7 +1,7 @@
 // Pure decoders for the flat records the engine streams (see api.ts for
 // the layouts). Kept free of DOM and worker code so Vitest can test them.
 
-import { FLOW_WIDTH, PACKET_WIDTH, TRACE_WIDTH, TraceCode, PacketKindCode, type Topology } from './api';
+import { FLOW_WIDTH, PACKET_WIDTH, TRACE_WIDTH, TraceCode, PacketKindCode } from './api';
 
 /** One trace record. */
 export interface TraceRecord {
@@ -15,6 +15,8 @@ export interface TraceRecord {
   aux: number;
   /** Dequeue: what the port ranks the packet by (pFabric: remaining flow bytes; other ports: sub-queue). */
   prio: number;
+  /** Dequeue: when the packet's last bit reaches the peer, as the engine computed it (0 on other records). */
+  endPs: number;
 }
 
 /** One completed flow. */
@@ -51,7 +53,7 @@ export function decodeTrace(a: Float64Array): TraceRecord[] {
   const out: TraceRecord[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * TRACE_WIDTH;
-    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6], prio: a[o + 7] };
+    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
   }
   return out;
 }
@@ -78,11 +80,6 @@ export function decodePackets(a: Float64Array): BufferedPacket[] {
   return out;
 }
 
-/** Serialization time of `bytes` on port `port`, picoseconds. */
-export function serializationPs(topo: Topology, port: number, bytes: number): number {
-  return Math.round((bytes * 8 * 1e12) / topo.ports[port].rate);
-}
-
 /** A packet on a wire, for drawing: from `node` to `peer`, `frac` of the way. */
 export interface WirePacket {
   port: number;
@@ -105,16 +102,15 @@ export interface Departure {
 
 /**
  * Turns Dequeue records into departures: a packet leaving port p at t is on
- * the wire until t + serialization + delay (PROTOCOLS.md section 1).
- * Packet sizes are not in the trace; `sizeOf` gives them (MTU for data,
- * header size for control packets).
+ * the wire until its last bit reaches the peer, the time the engine reports
+ * on the record (serialization, then the link's delay: PROTOCOLS.md
+ * section 1).
  */
-export function departures(recs: TraceRecord[], topo: Topology, sizeOf: (k: PacketKindCode) => number = defaultSize): Departure[] {
+export function departures(recs: TraceRecord[]): Departure[] {
   const out: Departure[] = [];
   for (const r of recs) {
     if (r.code !== TraceCode.Dequeue || r.port < 0) continue;
-    const end = r.tPs + serializationPs(topo, r.port, sizeOf(r.packetKind)) + topo.ports[r.port].delay;
-    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, prio: r.prio, startPs: r.tPs, endPs: end });
+    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, prio: r.prio, startPs: r.tPs, endPs: r.endPs });
   }
   return out;
 }
@@ -128,9 +124,4 @@ export function onWire(deps: Departure[], nowPs: number): WirePacket[] {
     }
   }
   return out;
-}
-
-/** Wire sizes: a full MTU for data, a 40-byte header for everything else. */
-export function defaultSize(k: PacketKindCode): number {
-  return k === PacketKindCode.Data ? 1500 : 40;
 }

@@ -139,7 +139,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
   const recs = decodeTrace(f.trace);
   const fresh = decodeCompletions(f.completions);
   const flows = fresh.length ? s.flows.concat(fresh) : s.flows;
-  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > displayPs).concat(departures(recs, s.topology).filter((d) => d.endPs > displayPs)) : [];
+  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > displayPs).concat(departures(recs).filter((d) => d.endPs > displayPs)) : [];
   const portEvents = s.portEvents.filter((e) => displayPs - e.tPs < EVENT_LINGER_PS);
   let linkRates = s.linkRates;
   for (const r of recs) {

@@ -16,8 +16,9 @@ const decision = (tPs: number, flow: number, queue: number, rate: number, port =
   packetKind: PacketKindCode.Control,
   aux: idx('pase_decision'),
   prio: rate,
+  endPs: 0,
 });
-const finish = (tPs: number, flow: number): TraceRecord => ({ tPs, code: TraceCode.FlowFinish, port: -1, flow, seq: 0, packetKind: PacketKindCode.Data, aux: 0, prio: 0 });
+const finish = (tPs: number, flow: number): TraceRecord => ({ tPs, code: TraceCode.FlowFinish, port: -1, flow, seq: 0, packetKind: PacketKindCode.Data, aux: 0, prio: 0, endPs: 0 });
 
 describe('control-plane state', () => {
   it('keeps each flow’s decisions and shows the latest one not after the time on screen', () => {
