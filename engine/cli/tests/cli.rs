@@ -132,3 +132,60 @@ fn bench_reports_events_rate_wall_time_and_memory() {
     assert_eq!(cols.len(), 5);
     assert!(cols.iter().all(|&c| c > 0.0), "{row}");
 }
+
+/// Parses CSV text into rows of cells (RFC 4180).
+fn csv_cells(text: &str) -> Vec<Vec<String>> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+    r.records().map(|x| x.unwrap().iter().map(str::to_string).collect()).collect()
+}
+
+#[test]
+fn hostile_scenario_names_are_text_in_every_csv() {
+    // A scenario name (or a label from a share link) a spreadsheet would run.
+    for (name, cell) in [("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"), ("-1+2", "'-1+2"), ("@SUM(A1)", "'@SUM(A1)")] {
+        let f = tmp("hostile.json");
+        std::fs::write(&f, serde_json::json!({"name": name, "topology": {"kind": "single_rack", "hosts": 4}, "workload": {"flows": 5}}).to_string()).unwrap();
+        let summary = tmp("hostile-summary.csv");
+        let o = dcsim(&["run", f.to_str().unwrap(), "-q", "--summary-csv", summary.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = csv_cells(&std::fs::read_to_string(&summary).unwrap());
+        assert_eq!(rows[1][0], cell);
+        // The varied value is a text cell too (--vary splits at commas);
+        // the load stays a number.
+        let (name, cell) = (name.replace(',', ";"), cell.replace(',', ";"));
+        let o = dcsim(&["sweep", f.to_str().unwrap(), "--vary", &format!("name={name}"), "--loads", "0.5", "--jobs", "1"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = csv_cells(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(rows[0][..2], ["name", "scenario"]);
+        assert_eq!(rows[1][..4], [cell.as_str(), &cell, "pfabric", "0.5"]);
+    }
+}
+
+#[test]
+fn a_run_in_which_no_flow_arrives_says_so() {
+    // The first flow arrives one mean gap after time zero: far beyond 1 ps.
+    let f = tmp("no-arrivals.json");
+    std::fs::write(&f, r#"{"name":"early","max_time_ms":0.000001,"workload":{"flows":50}}"#).unwrap();
+    let path = f.to_str().unwrap();
+    for proto in ["pfabric", "ideal", "dctcp"] {
+        let o = dcsim(&["run", path, "--protocol", proto, "-q"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("no flow arrived before the time limit"), "{proto}: {text}");
+        assert!(!text.contains("UNSTABLE") && !text.contains("mean slowdown"), "{proto}: {text}");
+        let o = dcsim(&["run", path, "--protocol", proto, "-q", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!((v["flows"].as_u64(), v["stop"].as_str(), v["stable"].as_bool()), (Some(0), Some("time_limit"), Some(false)), "{proto}");
+        assert!(v["note"].as_str().unwrap().starts_with("no flow arrived before the time limit"));
+        let csv = tmp("no-arrivals.csv");
+        dcsim(&["run", path, "--protocol", proto, "-q", "--summary-csv", csv.to_str().unwrap()]);
+        let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+        let col = |name: &str| rows[1][rows[0].iter().position(|h| h == name).unwrap()].clone();
+        assert_eq!((col("flows"), col("mean_slowdown"), col("p99_slowdown"), col("stop")), ("0".into(), "".into(), "".into(), "time_limit".into()), "{proto}");
+    }
+    // A run cut short after some arrivals says which limit and how many finished.
+    std::fs::write(&f, r#"{"name":"cut","max_time_ms":0.3,"workload":{"flows":500}}"#).unwrap();
+    let text = String::from_utf8(dcsim(&["run", path, "-q"]).stdout).unwrap();
+    assert!(text.contains("UNSTABLE: stopped by the time limit (max_time_ms) before the workload finished"), "{text}");
+    assert!(text.contains("mean slowdown"), "{text}");
+}
