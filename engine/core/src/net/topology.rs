@@ -119,6 +119,13 @@ impl Default for TopologySpec {
 /// typo cannot exhaust memory; the route table is hosts x nodes entries.
 pub const MAX_HOSTS: u64 = 4096;
 
+/// The slowest link rate a topology may have, Gbps (1 Mbps).
+pub const MIN_LINK_GBPS: f64 = 0.001;
+/// The fastest link rate a topology may have, Gbps (100 Tbps).
+pub const MAX_LINK_GBPS: f64 = 100_000.0;
+/// The longest propagation or switch delay, nanoseconds (one second).
+pub const MAX_DELAY_NS: f64 = 1e9;
+
 impl TopologySpec {
     /// Number of hosts this spec builds.
     pub fn n_hosts(&self) -> u64 {
@@ -131,12 +138,30 @@ impl TopologySpec {
     }
 
     /// Checks every parameter; the error names the field and the reason.
+    /// Link rates are in [[`MIN_LINK_GBPS`], [`MAX_LINK_GBPS`]], delays in
+    /// [0, [`MAX_DELAY_NS`]].
     pub fn validate(&self) -> Result<(), String> {
+        // Rates: whole bits per second, a picosecond clock and u64 counters
+        // need a rate from 1 Mbps to 100 Tbps (found by fuzzing: 1e-12 Gbps
+        // rounded to 0 bps and divided by zero).
         let pos = |name: &str, v: f64| -> Result<(), String> {
-            if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("topology.{name}: must be a positive number, got {v}")) }
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("topology.{name}: must be a positive number, got {v}"));
+            }
+            if !(MIN_LINK_GBPS..=MAX_LINK_GBPS).contains(&v) {
+                return Err(format!("topology.{name}: must be from {MIN_LINK_GBPS} Gbps (1 Mbps) to {MAX_LINK_GBPS} Gbps, got {v}"));
+            }
+            Ok(())
         };
+        // Delays: at most a second, so that times stay far from the clock's limit.
         let nonneg = |name: &str, v: f64| -> Result<(), String> {
-            if v.is_finite() && v >= 0.0 { Ok(()) } else { Err(format!("topology.{name}: must be zero or more, got {v}")) }
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("topology.{name}: must be zero or more, got {v}"));
+            }
+            if v > MAX_DELAY_NS {
+                return Err(format!("topology.{name}: must be at most {MAX_DELAY_NS} ns (one second), got {v}"));
+            }
+            Ok(())
         };
         let count = |name: &str, v: u32, min: u32| -> Result<(), String> {
             if v >= min { Ok(()) } else { Err(format!("topology.{name}: must be at least {min}, got {v}")) }
