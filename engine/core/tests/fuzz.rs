@@ -190,6 +190,7 @@ struct Tally {
 
 /// Parses, prepares and runs `text` with the audit; checks the properties.
 fn check_run(text: &str, t: &mut Tally) -> Result<(), TestCaseError> {
+    remember(text);
     let s = match Scenario::from_json(text) {
         Ok(s) => s,
         Err(e) => {
@@ -284,8 +285,19 @@ fn seed_files() -> &'static [&'static str] {
     })
 }
 
+/// With `FUZZ_LAST=path`, each case's text is written there before it is
+/// tried: when the process dies (an abort, out of memory, a hang killed),
+/// the file holds the culprit.
+fn remember(text: &str) {
+    static PATH: OnceLock<Option<String>> = OnceLock::new();
+    if let Some(p) = PATH.get_or_init(|| std::env::var("FUZZ_LAST").ok()) {
+        std::fs::write(p, text).unwrap();
+    }
+}
+
 /// Parses `text`: never a panic; a refusal names something.
 fn check_parse(text: &str) -> Result<(), TestCaseError> {
+    remember(text);
     if let Err(e) = Scenario::from_json(text) {
         prop_assert!(e.contains(':') && e.len() > 10, "vague error `{e}` for {text:?}");
     }

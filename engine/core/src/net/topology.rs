@@ -119,6 +119,12 @@ impl Default for TopologySpec {
 /// typo cannot exhaust memory; the route table is hosts x nodes entries.
 pub const MAX_HOSTS: u64 = 4096;
 
+/// The most spines a leaf-spine may have.
+pub const MAX_SPINES: u32 = 1024;
+/// The most ToR-spine links a leaf-spine may have (racks x spines).
+pub const MAX_FABRIC_LINKS: u64 = 65_536;
+/// The most levels a tree may have (switches are then at most hosts x levels).
+pub const MAX_TREE_LEVELS: usize = 16;
 /// The slowest link rate a topology may have, Gbps (1 Mbps).
 pub const MIN_LINK_GBPS: f64 = 0.001;
 /// The fastest link rate a topology may have, Gbps (100 Tbps).
@@ -171,6 +177,12 @@ impl TopologySpec {
                 count("racks", *racks, 1)?;
                 count("hosts_per_rack", *hosts_per_rack, 1)?;
                 count("spines", *spines, 1)?;
+                // Every ToR links to every spine: bound the links, as hosts
+                // are bounded (found by fuzzing: 100,000,000 spines aborted
+                // on a 2 GB allocation).
+                if *spines > MAX_SPINES || *racks as u64 * *spines as u64 > MAX_FABRIC_LINKS {
+                    return Err(format!("topology.spines: {spines} spines under {racks} racks is more than the limits ({MAX_SPINES} spines, {MAX_FABRIC_LINKS} ToR-spine links)"));
+                }
                 pos("host_link_gbps", *host_link_gbps)?;
                 pos("fabric_link_gbps", *fabric_link_gbps)?;
                 nonneg("propagation_ns", *propagation_ns)?;
@@ -192,8 +204,8 @@ impl TopologySpec {
                 nonneg("switch_delay_ns", *switch_delay_ns)?;
             }
             TopologySpec::Tree { branching, link_gbps, propagation_ns, switch_delay_ns } => {
-                if branching.is_empty() {
-                    return Err("topology.branching: must list at least one level".into());
+                if branching.is_empty() || branching.len() > MAX_TREE_LEVELS {
+                    return Err(format!("topology.branching: must list 1 to {MAX_TREE_LEVELS} levels, got {}", branching.len()));
                 }
                 if link_gbps.len() != branching.len() {
                     return Err(format!(
