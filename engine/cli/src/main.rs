@@ -2,7 +2,8 @@
 //!
 //! * `dcsim run SCENARIO`: one run, summary on stdout, CSVs on request.
 //! * `dcsim sweep SCENARIO --protocols a,b --loads 0.2,0.4`: a grid of runs
-//!   on all cores, one summary CSV.
+//!   on all cores, one summary CSV; or one shard of it on a cluster
+//!   (`--shard`, `--plan`, `--out-dir`, then `sweep merge`: see `sweep.rs`).
 //! * `dcsim bench`: the standard benchmark scenarios, each in its own
 //!   process, with events, events per second, wall time and peak memory.
 //! * `dcsim schema`: the JSON Schema of scenario files.
@@ -17,6 +18,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+mod sweep;
 
 #[derive(Parser)]
 #[command(name = "dcsim", version, about = "Packet-level datacenter transport simulator")]
@@ -66,35 +69,10 @@ enum Cmd {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Run a grid of protocols x loads (x seeds) in parallel.
-    Sweep {
-        /// Scenario file (JSON).
-        scenario: PathBuf,
-        /// Comma-separated protocols.
-        #[arg(long, value_delimiter = ',')]
-        protocols: Vec<String>,
-        /// Comma-separated loads.
-        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-        loads: Vec<f64>,
-        /// Comma-separated seeds (default: the scenario's).
-        #[arg(long, value_delimiter = ',')]
-        seeds: Vec<u64>,
-        /// Number of flows for every point.
-        #[arg(long)]
-        flows: Option<u64>,
-        /// Summary CSV path (default: stdout).
-        #[arg(long, short)]
-        out: Option<PathBuf>,
-        /// Parallel runs (default: all cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Also vary one scenario field: `PATH=V1,V2,...`, a dotted path such
-        /// as `workload.matrix.fanout` or `params.pdq.early_start` and its
-        /// values (JSON; bare words are strings). The CSV then starts with a
-        /// column named PATH.
-        #[arg(long)]
-        vary: Option<String>,
-    },
+    /// Run a grid of protocols x loads (x seeds) in parallel, or one shard
+    /// of it (`--shard`, `--plan`, `--out-dir`); `sweep merge DIR` joins the
+    /// shards' results.
+    Sweep(sweep::SweepArgs),
     /// Run the standard benchmark scenarios.
     Bench {
         /// Directory holding the scenario files (default: ./scenarios).
@@ -135,22 +113,6 @@ fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
     }
     s.validate().map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(s)
-}
-
-/// Reads `--vary PATH=V1,V2,...`: the dotted path and its values (each JSON,
-/// or a bare word taken as a string).
-fn parse_vary(arg: &str) -> Result<(String, Vec<serde_json::Value>), String> {
-    let (path, list) = arg.split_once('=').ok_or_else(|| format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"))?;
-    let values: Vec<serde_json::Value> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.to_string())))
-        .collect();
-    if path.trim().is_empty() || values.is_empty() {
-        return Err(format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"));
-    }
-    Ok((path.trim().to_string(), values))
 }
 
 /// Writes the trace events recorded so far as JSON lines.
@@ -202,7 +164,15 @@ fn print_summary(s: &Summary) {
     println!("protocol        {}", s.protocol);
     println!("load            {}", s.load);
     println!("seed            {}", s.seed);
-    println!("flows           {} ({} completed){}", s.flows, s.completed, if s.stable { "" } else { "  UNSTABLE: pending bytes kept growing or flows unfinished" });
+    println!("flows           {} ({} completed)", s.flows, s.completed);
+    if let Some(v) = &s.note {
+        println!("note            {v}");
+    }
+    if s.no_arrivals() {
+        // No slowdown, AFCT or throughput to show: zeros would read as results.
+        println!("simulated       {:.3} us in {} events", s.sim_time_us, s.events);
+        return;
+    }
     println!("mean slowdown   {:.4}", s.all.mean_slowdown);
     println!("p99 slowdown    {:.4}", s.all.p99_slowdown);
     println!("AFCT            {:.3} us   (normalized {:.4})", s.all.afct_us, s.all.nfct);
@@ -317,73 +287,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Cmd::Sweep { scenario, protocols, loads, seeds, flows, out, jobs, vary } => {
-            let base = load(&scenario, &Overrides { flows, ..Default::default() })?;
-            let vary = vary.as_deref().map(parse_vary).transpose()?;
-            let values: Vec<Option<&serde_json::Value>> = match &vary {
-                Some((_, vs)) => vs.iter().map(Some).collect(),
-                None => vec![None],
-            };
-            let protocols: Vec<ProtocolName> = if protocols.is_empty() { vec![base.protocol] } else { protocols.iter().map(|p| ProtocolName::parse(p)).collect::<Result<_, _>>()? };
-            let loads = if loads.is_empty() { vec![base.workload.load] } else { loads };
-            let seeds = if seeds.is_empty() { vec![base.seed] } else { seeds };
-            let mut points = Vec::new();
-            // Grid order: protocol, then the varied value, then load, then seed.
-            let mut labels = Vec::new();
-            for &p in &protocols {
-                for v in &values {
-                    for &l in &loads {
-                        for &sd in &seeds {
-                            let mut s = base.clone();
-                            s.protocol = p;
-                            s.workload.load = l;
-                            s.seed = sd;
-                            let at = || format!("{} (protocol {}, load {l}, seed {sd})", scenario.display(), p.as_str());
-                            if let (Some((path, _)), Some(v)) = (&vary, v) {
-                                s = s.with_field(path, (*v).clone()).map_err(|e| format!("{}: --vary {e}", at()))?;
-                            }
-                            s.validate().map_err(|e| format!("{}: {e}", at()))?;
-                            points.push(s);
-                            labels.push(v.map(|v| match v {
-                                serde_json::Value::String(t) => t.clone(),
-                                other => other.to_string(),
-                            }));
-                        }
-                    }
-                }
-            }
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let results: Vec<std::sync::Mutex<Option<Result<Summary, String>>>> = points.iter().map(|_| std::sync::Mutex::new(None)).collect();
-            let t0 = Instant::now();
-            std::thread::scope(|sc| {
-                for _ in 0..jobs {
-                    sc.spawn(|| loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some(s) = points.get(i) else { break };
-                        let r = prepare(s, RunOptions::default()).map(|r| r.finish().summary);
-                        eprintln!("[{:.1}s] done {} load {} seed {}", t0.elapsed().as_secs_f64(), s.protocol.as_str(), s.workload.load, s.seed);
-                        *results[i].lock().unwrap() = Some(r);
-                    });
-                }
-            });
-            let rows: Vec<Summary> = results.into_iter().map(|m| m.into_inner().unwrap().unwrap()).collect::<Result<_, _>>()?;
-            let mut csv = summary_csv(&rows);
-            if let Some((path, _)) = &vary {
-                // The varied field as a first column, row by row in grid order.
-                let mut lines = csv.lines();
-                let mut with = format!("{path},{}\n", lines.next().unwrap_or_default());
-                for (line, label) in lines.zip(&labels) {
-                    with.push_str(&format!("{},{line}\n", label.as_deref().unwrap_or_default()));
-                }
-                csv = with;
-            }
-            match out {
-                Some(p) => write_file(&p, &csv)?,
-                None => print!("{csv}"),
-            }
-            Ok(())
-        }
+        Cmd::Sweep(a) => sweep::sweep(a),
         Cmd::BenchOne { scenario, o } => {
             let s = load(&scenario, &o)?;
             let (out, wall) = run_with_progress(&s, RunOptions::default(), true, None)?;

@@ -141,3 +141,176 @@ fn bench_reports_events_rate_wall_time_and_memory() {
     assert_eq!(cols.len(), 5);
     assert!(cols.iter().all(|&c| c > 0.0), "{row}");
 }
+
+/// Parses CSV text into rows of cells (RFC 4180).
+fn csv_cells(text: &str) -> Vec<Vec<String>> {
+    let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+    r.records().map(|x| x.unwrap().iter().map(str::to_string).collect()).collect()
+}
+
+#[test]
+fn hostile_scenario_names_are_text_in_every_csv() {
+    // A scenario name (or a label from a share link) a spreadsheet would run.
+    for (name, cell) in [("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"), ("-1+2", "'-1+2"), ("@SUM(A1)", "'@SUM(A1)")] {
+        let f = tmp("hostile.json");
+        std::fs::write(&f, serde_json::json!({"name": name, "topology": {"kind": "single_rack", "hosts": 4}, "workload": {"flows": 5}}).to_string()).unwrap();
+        let summary = tmp("hostile-summary.csv");
+        let o = dcsim(&["run", f.to_str().unwrap(), "-q", "--summary-csv", summary.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = csv_cells(&std::fs::read_to_string(&summary).unwrap());
+        assert_eq!(rows[1][0], cell);
+        // The varied value is a text cell too (--vary splits at commas);
+        // the load stays a number.
+        let (name, cell) = (name.replace(',', ";"), cell.replace(',', ";"));
+        let o = dcsim(&["sweep", f.to_str().unwrap(), "--vary", &format!("name={name}"), "--loads", "0.5", "--jobs", "1"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = csv_cells(&String::from_utf8(o.stdout).unwrap());
+        assert_eq!(rows[0][..2], ["name", "scenario"]);
+        assert_eq!(rows[1][..4], [cell.as_str(), &cell, "pfabric", "0.5"]);
+    }
+}
+
+#[test]
+fn a_run_in_which_no_flow_arrives_says_so() {
+    // The first flow arrives one mean gap after time zero: far beyond 1 ps.
+    let f = tmp("no-arrivals.json");
+    std::fs::write(&f, r#"{"name":"early","max_time_ms":0.000001,"workload":{"flows":50}}"#).unwrap();
+    let path = f.to_str().unwrap();
+    for proto in ["pfabric", "ideal", "dctcp"] {
+        let o = dcsim(&["run", path, "--protocol", proto, "-q"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains("no flow arrived before the time limit"), "{proto}: {text}");
+        assert!(!text.contains("UNSTABLE") && !text.contains("mean slowdown"), "{proto}: {text}");
+        let o = dcsim(&["run", path, "--protocol", proto, "-q", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!((v["flows"].as_u64(), v["stop"].as_str(), v["stable"].as_bool()), (Some(0), Some("time_limit"), Some(false)), "{proto}");
+        assert!(v["note"].as_str().unwrap().starts_with("no flow arrived before the time limit"));
+        let csv = tmp("no-arrivals.csv");
+        dcsim(&["run", path, "--protocol", proto, "-q", "--summary-csv", csv.to_str().unwrap()]);
+        let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+        let col = |name: &str| rows[1][rows[0].iter().position(|h| h == name).unwrap()].clone();
+        assert_eq!((col("flows"), col("mean_slowdown"), col("p99_slowdown"), col("stop")), ("0".into(), "".into(), "".into(), "time_limit".into()), "{proto}");
+    }
+    // A run cut short after some arrivals says which limit and how many finished.
+    std::fs::write(&f, r#"{"name":"cut","max_time_ms":0.3,"workload":{"flows":500}}"#).unwrap();
+    let text = String::from_utf8(dcsim(&["run", path, "-q"]).stdout).unwrap();
+    assert!(text.contains("UNSTABLE: stopped by the time limit (max_time_ms) before the workload finished"), "{text}");
+    assert!(text.contains("mean slowdown"), "{text}");
+}
+
+/// A fresh empty directory for one test.
+fn fresh_dir(name: &str) -> PathBuf {
+    let d = tmp(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The grid of the sharding tests: 2 protocols x 2 loads x 2 seeds, small.
+const GRID: [&str; 8] = ["--protocols", "pfabric,dctcp", "--loads", "0.3,0.5", "--seeds", "1,2", "--flows", "60"];
+
+#[test]
+fn three_shards_merged_give_the_unsharded_sweeps_bytes() {
+    let ws = scenario("websearch-leaf-spine.json");
+    let whole = tmp("whole.csv");
+    let o = dcsim(&[&["sweep", &ws][..], &GRID, &["-o", whole.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = fresh_dir("shards");
+    let d = dir.to_str().unwrap();
+    for m in 1..=3 {
+        let o = dcsim(&[&["sweep", &ws][..], &GRID, &["--shard", &format!("{m}/3"), "--out-dir", d]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout.is_empty(), "a shard writes files, not a CSV");
+    }
+    // 8 result files (content-addressed) and the plan.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 9);
+    let merged = tmp("merged.csv");
+    let o = dcsim(&["sweep", "merge", d, "-o", merged.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&merged).unwrap(), std::fs::read(&whole).unwrap());
+
+    // --skip-existing runs nothing when every result is there.
+    let o = dcsim(&[&["sweep", &ws][..], &GRID, &["--shard", "2/3", "--out-dir", d, "--skip-existing"]].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 runs done, 3 already there"), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // A missing run is named, and merge refuses.
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
+    let lost = plan["runs"][5]["file"].as_str().unwrap();
+    std::fs::remove_file(dir.join(lost)).unwrap();
+    fails_with(&["sweep", "merge", d], &["1 of 8 runs have no result", "run 6 of 8 (protocol dctcp, load 0.3, seed 2", lost]);
+    // Shard 3 of 3 holds run 6 (k = 5: 5 mod 3 = 2) and redoes only it.
+    let o = dcsim(&[&["sweep", &ws][..], &GRID, &["--shard", "3/3", "--out-dir", d, "--skip-existing"]].concat());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 runs done, 1 already there"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = dcsim(&["sweep", "merge", d]);
+    assert_eq!(o.stdout, std::fs::read(&whole).unwrap());
+
+    // Another sweep may not share the directory; a shard needs one.
+    fails_with(&[&["sweep", &ws][..], &GRID[..6], &["--flows", "61", "--shard", "1/3", "--out-dir", d]].concat(), &["plan.json", "another sweep"]);
+    fails_with(&[&["sweep", &ws][..], &GRID, &["--shard", "1/3"]].concat(), &["shard 1/3", "--out-dir"]);
+    fails_with(&[&["sweep", &ws][..], &GRID, &["--shard", "4/3", "--out-dir", d]].concat(), &["--shard 4/3", "M/N"]);
+}
+
+#[test]
+fn array_job_environments_pick_the_shard() {
+    let ws = scenario("websearch-leaf-spine.json");
+    let run = |dir: &str, env: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_dcsim"));
+        c.args([&["sweep", &ws][..], &GRID, &["--out-dir", dir]].concat());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{env:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let mut files: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        files.sort();
+        files
+    };
+    // The second task of a Slurm array numbered from 1, from 0, and a
+    // Kubernetes Indexed Job's index 1: all shard 2 of 4, runs 2 and 6.
+    let mut seen = Vec::new();
+    for (i, env) in [
+        vec![("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")],
+        vec![("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_MIN", "0"), ("SLURM_ARRAY_TASK_COUNT", "4")],
+        vec![("JOB_COMPLETION_INDEX", "1"), ("DCSIM_SHARD_COUNT", "4")],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let dir = fresh_dir(&format!("env-shard-{i}"));
+        let files = run(dir.to_str().unwrap(), &env);
+        assert_eq!(files.len(), 3, "{env:?}: plan.json and 2 runs: {files:?}");
+        seen.push(files);
+    }
+    assert!(seen.windows(2).all(|w| w[0] == w[1]), "{seen:?}");
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tmp("env-shard-0").join("plan.json")).unwrap()).unwrap();
+    let expected: Vec<&str> = [1, 5].iter().map(|&k| plan["runs"][k]["file"].as_str().unwrap()).collect();
+    assert!(expected.iter().all(|f| seen[0].iter().any(|s| s == f)), "{expected:?} {:?}", seen[0]);
+}
+
+#[test]
+fn the_plan_runs_under_xargs_and_gnu_parallel_as_the_readme_says() {
+    // README, "Sweeps on a cluster": the plan's lines through xargs -P (and
+    // GNU parallel where it is installed), then merge.
+    let ws = scenario("websearch-leaf-spine.json");
+    let whole = String::from_utf8(dcsim(&[&["sweep", &ws][..], &GRID].concat()).stdout).unwrap();
+    let exe = env!("CARGO_BIN_EXE_dcsim");
+    let grid = GRID.join(" ");
+    let mut runners = vec!["xargs -d '\\n' -n 1 -P 2 sh -c"];
+    if Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        runners.push("parallel -j 2");
+    } else {
+        eprintln!("GNU parallel not installed: only the xargs line is tested");
+    }
+    for runner in runners {
+        let dir = fresh_dir("plan");
+        let d = dir.to_str().unwrap();
+        let plan = dcsim(&[&["sweep", &ws][..], &GRID, &["--out-dir", d, "--plan"]].concat());
+        let lines = String::from_utf8(plan.stdout).unwrap();
+        assert_eq!(lines.lines().count(), 8, "{lines}");
+        assert!(lines.lines().all(|l| l.starts_with(exe) && l.contains("--shard ")), "{lines}");
+        let sh = format!("'{exe}' sweep '{ws}' {grid} --out-dir '{d}' --plan | {runner} && '{exe}' sweep merge '{d}' -o '{d}/sweep.csv'");
+        let o = Command::new("sh").arg("-c").arg(&sh).output().unwrap();
+        assert!(o.status.success(), "{sh}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(std::fs::read_to_string(dir.join("sweep.csv")).unwrap(), whole, "{runner}");
+    }
+}

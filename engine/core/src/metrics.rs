@@ -4,6 +4,7 @@
 
 use crate::net::PortRole;
 use crate::packet::Packet;
+use crate::sim::StopReason;
 use crate::units::SimTime;
 use crate::workload::FlowSpec;
 use serde::Serialize;
@@ -208,7 +209,7 @@ impl BucketStats {
 }
 
 /// The summary of one run: one row of the summary CSV.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
     /// Scenario name.
     pub scenario: String,
@@ -218,7 +219,8 @@ pub struct Summary {
     pub load: f64,
     /// Seed.
     pub seed: u64,
-    /// Flows that arrived.
+    /// Flows that arrived. Every workload has at least one flow, so 0 means
+    /// that no flow arrived before the run stopped (see [`Summary::no_arrivals`]).
     pub flows: u64,
     /// Flows that completed.
     pub completed: u64,
@@ -245,14 +247,51 @@ pub struct Summary {
     /// Control bytes / data bytes sent.
     pub control_overhead: f64,
     /// False when pending bytes kept growing through the arrival period, or
-    /// flows were left unfinished: the means are then not meaningful.
+    /// flows were left unfinished, or none arrived: the means are then not
+    /// meaningful.
     pub stable: bool,
+    /// Why the run stopped: `all_flows_done`, `time_limit` (`max_time_ms`),
+    /// `event_limit` (`max_events`) or `idle` (nothing left to do with flows
+    /// unfinished: a protocol stalled).
+    pub stop: StopReason,
+    /// How the run ended in words when a reader must know it (no flow
+    /// arrived, a limit cut the run short, the backlog grew): what
+    /// [`Summary::verdict`] says. `None` for a complete, stable run.
+    pub note: Option<String>,
     /// Simulated time at the end, microseconds.
     pub sim_time_us: f64,
     /// Events processed (0 for flow-level runs).
     pub events: u64,
     /// Packets dropped because of faults (`faults`, a fault branch).
     pub fault_drops: u64,
+}
+
+impl Summary {
+    /// True when no flow arrived before the run stopped (a time limit below
+    /// the first arrival): every statistic is then empty, not a zero
+    /// slowdown, and the run is neither stable nor unstable.
+    pub fn no_arrivals(&self) -> bool {
+        self.flows == 0
+    }
+
+    /// What a person should know about how the run ended, in words, or
+    /// `None` for a run whose flows all finished and whose backlog stayed
+    /// bounded. `summarize` stores it in [`Summary::note`].
+    pub fn verdict(&self) -> Option<String> {
+        let limit = match self.stop {
+            StopReason::TimeLimit => "the time limit (max_time_ms)",
+            StopReason::EventLimit => "the event limit (max_events)",
+            StopReason::Idle => "a stall (no event left with flows unfinished)",
+            StopReason::AllFlowsDone => "the end",
+        };
+        if self.no_arrivals() {
+            return Some(format!("no flow arrived before {limit}: nothing to measure"));
+        }
+        if self.stop != StopReason::AllFlowsDone {
+            return Some(format!("UNSTABLE: stopped by {limit} before the workload finished ({} of {} arrived flows completed)", self.completed, self.flows));
+        }
+        (!self.stable).then(|| "UNSTABLE: pending bytes kept growing through the arrivals".to_string())
+    }
 }
 
 /// Stability check (PROTOCOLS.md section 2): fits a line to the pending

@@ -221,6 +221,8 @@ struct Flowlevel {
     order: Vec<FlowId>,
     counters: Counters,
     scenario: Scenario,
+    /// Flows the workload produces (background flows not counted).
+    total_flows: u64,
 }
 
 impl Runner for Flowlevel {
@@ -294,7 +296,10 @@ impl Runner for Flowlevel {
         self.run_events(0);
         let (r, end) = self.out.take().unwrap();
         let counters = Counters::default();
-        let stop = if r.records.iter().all(|x| x.end.is_some() || x.terminated || x.background) { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
+        // Done when every flow of the workload arrived and settled; the
+        // scheduler stops at `max_time_ms` otherwise.
+        let settled = r.records.iter().filter(|x| !x.background && (x.end.is_some() || x.terminated)).count() as u64;
+        let stop = if settled == self.total_flows { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
         let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
         RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
     }
@@ -413,7 +418,8 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
             if !s.faults.is_empty() {
                 return Err("faults: the flow-level schedulers (ideal, optimal_deadline) have no packets to lose; faults need a packet-level protocol".into());
             }
-            Box::new(Flowlevel { scheduler, net, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
+            let total_flows = gen.total_flows();
+            Box::new(Flowlevel { scheduler, net, total_flows, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
         }
     })
 }
@@ -464,8 +470,8 @@ pub fn summarize(
     let open_loop = records.iter().all(|r| r.request.is_none());
     // Flows the protocol gave up (Early Termination) are settled, not stuck.
     let settled = records.iter().filter(|r| r.end.is_some() || r.terminated).count() as u64;
-    let stable = settled == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
-    Summary {
+    let stable = !records.is_empty() && settled == records.len() as u64 && stop == StopReason::AllFlowsDone && (!open_loop || is_stable(samples, last_arrival));
+    let mut summary = Summary {
         scenario: match &s.branch {
             Some(b) => format!("{} (what if: {} at {} us)", s.name, b.name, b.at_us),
             None => s.name.clone(),
@@ -486,8 +492,12 @@ pub fn summarize(
         drops_by_hop: c.data_dropped,
         control_overhead: if c.data_bytes_sent > 0 { c.control_bytes_sent as f64 / c.data_bytes_sent as f64 } else { 0.0 },
         stable,
+        stop,
         sim_time_us: end.as_us_f64(),
         events,
         fault_drops: c.fault_drops,
-    }
+        note: None,
+    };
+    summary.note = summary.verdict();
+    summary
 }

@@ -310,6 +310,11 @@ mod tests {
             (r#"{"name":"x","workload":{"flows":999999999999}}"#, "workload.flows"),
             (r#"{"name":"x","topology":{"kind":"single_rack","hosts":0}}"#, "topology.hosts"),
             (r#"{"name":"x","params":{"pfabric":{"init_cwnd":0}}}"#, "params.pfabric.init_cwnd"),
+            // Found by fuzzing (tests/fuzz.rs): a rate that rounds to 0 bps,
+            // a delay past the clock, spines that exhaust memory.
+            (r#"{"name":"x","topology":{"kind":"single_rack","hosts":2,"link_gbps":1e-12}}"#, "topology.link_gbps"),
+            (r#"{"name":"x","topology":{"kind":"single_rack","hosts":2,"propagation_ns":1e15}}"#, "topology.propagation_ns"),
+            (r#"{"name":"x","topology":{"kind":"leaf_spine","spines":100000000}}"#, "topology.spines"),
         ] {
             let e = Scenario::from_json(json).unwrap_err();
             assert!(e.contains(field), "{json}: {e}");

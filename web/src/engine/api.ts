@@ -100,6 +100,10 @@ export interface Summary {
   drops_by_hop: [number, number, number, number];
   control_overhead: number;
   stable: boolean;
+  /** Why the run stopped. */
+  stop: 'all_flows_done' | 'idle' | 'time_limit' | 'event_limit';
+  /** How the run ended in words when it matters (no flow arrived, a limit cut it short, the backlog grew); null for a complete, stable run. */
+  note: string | null;
   sim_time_us: number;
   events: number;
   /** Packets dropped because of faults (down links and switches). */

@@ -112,7 +112,7 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
     {
       label: 'stable',
       cells: per(
-        (s) => ({ text: s.stable ? 'yes' : 'no: backlog grew or flows unfinished', title: 'pending bytes must not keep growing through the arrivals (means are not meaningful otherwise)' }),
+        (s) => ({ text: s.stable ? 'yes' : s.note ?? 'no: backlog grew or flows unfinished', title: 'pending bytes must not keep growing through the arrivals (means are not meaningful otherwise)' }),
         () => none,
       ),
     },

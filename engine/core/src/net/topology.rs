@@ -119,6 +119,19 @@ impl Default for TopologySpec {
 /// typo cannot exhaust memory; the route table is hosts x nodes entries.
 pub const MAX_HOSTS: u64 = 4096;
 
+/// The most spines a leaf-spine may have.
+pub const MAX_SPINES: u32 = 1024;
+/// The most ToR-spine links a leaf-spine may have (racks x spines).
+pub const MAX_FABRIC_LINKS: u64 = 65_536;
+/// The most levels a tree may have (switches are then at most hosts x levels).
+pub const MAX_TREE_LEVELS: usize = 16;
+/// The slowest link rate a topology may have, Gbps (1 Mbps).
+pub const MIN_LINK_GBPS: f64 = 0.001;
+/// The fastest link rate a topology may have, Gbps (100 Tbps).
+pub const MAX_LINK_GBPS: f64 = 100_000.0;
+/// The longest propagation or switch delay, nanoseconds (one second).
+pub const MAX_DELAY_NS: f64 = 1e9;
+
 impl TopologySpec {
     /// Number of hosts this spec builds.
     pub fn n_hosts(&self) -> u64 {
@@ -131,12 +144,30 @@ impl TopologySpec {
     }
 
     /// Checks every parameter; the error names the field and the reason.
+    /// Link rates are in [[`MIN_LINK_GBPS`], [`MAX_LINK_GBPS`]], delays in
+    /// [0, [`MAX_DELAY_NS`]].
     pub fn validate(&self) -> Result<(), String> {
+        // Rates: whole bits per second, a picosecond clock and u64 counters
+        // need a rate from 1 Mbps to 100 Tbps (found by fuzzing: 1e-12 Gbps
+        // rounded to 0 bps and divided by zero).
         let pos = |name: &str, v: f64| -> Result<(), String> {
-            if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("topology.{name}: must be a positive number, got {v}")) }
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("topology.{name}: must be a positive number, got {v}"));
+            }
+            if !(MIN_LINK_GBPS..=MAX_LINK_GBPS).contains(&v) {
+                return Err(format!("topology.{name}: must be from {MIN_LINK_GBPS} Gbps (1 Mbps) to {MAX_LINK_GBPS} Gbps, got {v}"));
+            }
+            Ok(())
         };
+        // Delays: at most a second, so that times stay far from the clock's limit.
         let nonneg = |name: &str, v: f64| -> Result<(), String> {
-            if v.is_finite() && v >= 0.0 { Ok(()) } else { Err(format!("topology.{name}: must be zero or more, got {v}")) }
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("topology.{name}: must be zero or more, got {v}"));
+            }
+            if v > MAX_DELAY_NS {
+                return Err(format!("topology.{name}: must be at most {MAX_DELAY_NS} ns (one second), got {v}"));
+            }
+            Ok(())
         };
         let count = |name: &str, v: u32, min: u32| -> Result<(), String> {
             if v >= min { Ok(()) } else { Err(format!("topology.{name}: must be at least {min}, got {v}")) }
@@ -146,6 +177,12 @@ impl TopologySpec {
                 count("racks", *racks, 1)?;
                 count("hosts_per_rack", *hosts_per_rack, 1)?;
                 count("spines", *spines, 1)?;
+                // Every ToR links to every spine: bound the links, as hosts
+                // are bounded (found by fuzzing: 100,000,000 spines aborted
+                // on a 2 GB allocation).
+                if *spines > MAX_SPINES || *racks as u64 * *spines as u64 > MAX_FABRIC_LINKS {
+                    return Err(format!("topology.spines: {spines} spines under {racks} racks is more than the limits ({MAX_SPINES} spines, {MAX_FABRIC_LINKS} ToR-spine links)"));
+                }
                 pos("host_link_gbps", *host_link_gbps)?;
                 pos("fabric_link_gbps", *fabric_link_gbps)?;
                 nonneg("propagation_ns", *propagation_ns)?;
@@ -167,8 +204,8 @@ impl TopologySpec {
                 nonneg("switch_delay_ns", *switch_delay_ns)?;
             }
             TopologySpec::Tree { branching, link_gbps, propagation_ns, switch_delay_ns } => {
-                if branching.is_empty() {
-                    return Err("topology.branching: must list at least one level".into());
+                if branching.is_empty() || branching.len() > MAX_TREE_LEVELS {
+                    return Err(format!("topology.branching: must list 1 to {MAX_TREE_LEVELS} levels, got {}", branching.len()));
                 }
                 if link_gbps.len() != branching.len() {
                     return Err(format!(
