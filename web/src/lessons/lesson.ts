@@ -168,7 +168,9 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
   for (const p of protos) if (!(PROTOCOLS as readonly unknown[]).includes(p)) e('protocols', `unknown protocol "${String(p)}"`);
   if (new Set(protos).size !== protos.length) e('protocols', 'each protocol at most once');
   // The branch, checked as the page checks settings (field names prefixed "branch.").
-  if (l.branch !== undefined) {
+  if (l.branch !== undefined && (l.branch === null || typeof l.branch !== 'object' || Array.isArray(l.branch))) {
+    e('branch', 'must be an object {of, name, at_us, change}');
+  } else if (l.branch !== undefined) {
     const settingsErrs = validateSettings({ scenario: { name: 'lesson' }, protocols: protos as Protocol[], branch: l.branch as BranchSettings });
     for (const x of settingsErrs) if (x.field.startsWith('branch')) e(x.field, x.message);
     const of = (l.branch as BranchSettings).of;
