@@ -664,6 +664,74 @@ try {
     }
   });
 
+  /** Runs axe-core (WCAG 2.0/2.1 A and AA rules) on a page; returns the violations as readable lines. */
+  const axe = async (p) => {
+    if (!(await p.evaluate(() => typeof window.axe !== 'undefined'))) await p.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
+    const r = await p.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }));
+    return { passes: r.passes.length, violations: r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}${v.nodes.length > 4 ? ` and ${v.nodes.length - 4} more` : ''}`) };
+  };
+
+  await check('accessibility: axe-core finds no WCAG 2.1 AA violations (run loaded, lesson bar, lesson editor, sweep)', async () => {
+    const pa = await context.newPage();
+    watch(pa, 'axe');
+    const found = {};
+    try {
+      // A run loaded and under way, no lesson.
+      await pa.goto(BASE);
+      await waitReady(pa);
+      await pa.getByTestId('step-rtt').click();
+      await waitStatus(pa, /t = /);
+      found.main = await axe(pa);
+      // The lesson bar open, at a step with a question.
+      await pa.goto(BASE + '#lesson=tcp-vs-dctcp');
+      await pa.reload();
+      await waitReady(pa);
+      await pa.getByTestId('lesson-next').click();
+      await pa.getByTestId('lesson-next').click();
+      await pa.getByTestId('lesson-question').waitFor();
+      found.lesson = await axe(pa);
+      assert((await pa.locator('ol[aria-label="events of the tcp run, newest first"] li').count()) > 0, 'the event log is not a labelled list');
+      // The lesson editor open, with a step.
+      await pa.getByTestId('editor-open').click();
+      await pa.getByTestId('editor-add-step').click();
+      found.editor = await axe(pa);
+      // The sweep view open.
+      await pa.getByTestId('sweep-open').click();
+      await pa.getByTestId('sweep').waitFor();
+      found.sweep = await axe(pa);
+      // The colour-blind-safe palette: chosen in the page, carried by the share link, axe-clean too.
+      await pa.getByTestId('palette').selectOption('okabe-ito');
+      found.okabe = await axe(pa);
+      await pa.getByTestId('share').click();
+      const link = pa.url();
+      assert(/#run=[A-Za-z0-9_-]+&palette=okabe-ito$/.test(link), `the share link does not carry the palette: ${link}`);
+      // Another visitor with reduced motion asked by the system: the palette from the link, packets that jump.
+      const ctxR = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+      try {
+        const pr = await ctxR.newPage();
+        watch(pr, 'reduced motion');
+        await pr.goto(link);
+        await waitReady(pr);
+        assert((await pr.getByTestId('palette').inputValue()) === 'okabe-ito', 'the shared link did not set the palette');
+        assert((await pr.locator('[data-testid="topology"]').first().getAttribute('data-reduced-motion')) === 'true', 'the network view ignores prefers-reduced-motion');
+        const role = await pr.locator('[data-testid="topology"]').first().getAttribute('role');
+        const label = await pr.locator('[data-testid="topology"]').first().getAttribute('aria-label');
+        assert(role === 'img' && /hosts and \d+ switch/.test(label ?? ''), `the canvas has no text alternative: ${role} ${label}`);
+        await pr.getByTestId('full-speed').click();
+        await pr.waitForFunction(() => /^Finished\. /.test(document.querySelector('[data-testid="announce"]')?.textContent ?? ''), null, { timeout: 120_000 });
+        assert((await pr.getByTestId('announce').getAttribute('aria-live')) === 'polite', 'the summary announcement is not a polite live region');
+      } finally {
+        await ctxR.close();
+      }
+      metrics.axe = Object.fromEntries(Object.entries(found).map(([k, v]) => [k, { passes: v.passes, violations: v.violations.length }]));
+      const bad = Object.entries(found).flatMap(([k, v]) => v.violations.map((x) => `${k}: ${x}`));
+      assert(bad.length === 0, `axe-core violations:\n${bad.join('\n')}`);
+      assert(Object.values(found).every((v) => v.passes > 10), `axe-core ran too few rules: ${JSON.stringify(metrics.axe)}`);
+    } finally {
+      await pa.close();
+    }
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();

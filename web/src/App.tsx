@@ -26,7 +26,8 @@ import { SummaryTable } from './views/SummaryTable';
 import { EventLog } from './views/EventLog';
 import { ControlPlane } from './views/ControlPlane';
 import { Legend } from './views/Legend';
-import type { ColorBy } from './views/palette';
+import { applyPalette, type ColorBy, type PaletteName } from './views/palette';
+import { displayHashPart, loadDisplay, saveDisplay, type Display } from './views/display';
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
@@ -58,6 +59,21 @@ function initialSettings(): { settings: Settings; notice: string | null; lesson:
   return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null, lesson: null };
 }
 
+/** The browser's local storage, or null where it is refused. */
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** One sentence for screen readers when every run has finished: each run's mean slowdown and flows completed. */
+export function finishedText(runs: { protocol: string; summary: { all: { mean_slowdown: number }; completed: number; flows: number } | null }[]): string {
+  if (runs.length === 0 || runs.some((r) => !r.summary)) return '';
+  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${r.summary!.flows} flows completed.`).join(' ');
+}
+
 /** The whole page. */
 export function App() {
   const [{ settings: first, notice, lesson: firstLesson, pending }] = useState(initialSettings);
@@ -65,6 +81,17 @@ export function App() {
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
+  const [display, setDisplay] = useState<Display>(() => {
+    const d = loadDisplay(window.location.hash, storage());
+    applyPalette(d.palette);
+    return d;
+  });
+  const choosePalette = (palette: PaletteName) => {
+    const d = { ...display, palette };
+    applyPalette(palette);
+    saveDisplay(d, storage());
+    setDisplay(d);
+  };
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -112,8 +139,9 @@ export function App() {
     conductor.load(imp.settings);
   };
   const share = async () => {
-    const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
-    history.replaceState(null, '', encodeSettings(s.settings));
+    const hash = encodeSettings(s.settings) + displayHashPart(display);
+    const url = window.location.origin + window.location.pathname + hash;
+    history.replaceState(null, '', hash);
     try {
       await navigator.clipboard?.writeText(url);
     } catch {
@@ -214,7 +242,14 @@ export function App() {
                 <option value="priority">priority</option>
               </select>
             </label>
-            <Legend colorBy={colorBy} protocols={s.settings.protocols} />
+            <label>
+              colours{' '}
+              <select value={display.palette} onChange={(e) => choosePalette(e.target.value as PaletteName)} data-testid="palette">
+                <option value="default">default</option>
+                <option value="okabe-ito">colour-blind safe (Okabe-Ito)</option>
+              </select>
+            </label>
+            <Legend key={display.palette} colorBy={colorBy} protocols={s.settings.protocols} />
           </div>
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {
@@ -280,7 +315,7 @@ export function App() {
               );
             })}
           </div>
-          <section className="charts">
+          <section className="charts" key={display.palette} aria-label="charts">
             <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" />
             <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" />
             <BucketChart runs={runs} id="chart-buckets" />
@@ -296,7 +331,10 @@ export function App() {
               </span>
             ))}
           </div>
-          <SummaryTable runs={runs} />
+          <SummaryTable key={display.palette} runs={runs} />
+          <p className="sr-only" aria-live="polite" data-testid="announce">
+            {finishedText(s.runs)}
+          </p>
           <div className="exports">
             {!allDone && (
               <button data-testid="finish-all" onClick={() => conductor.finishAll()}>

@@ -141,8 +141,11 @@ export function LessonPanel({
         )}
       </div>
       {modified && <p className="note">The settings were changed after the lesson loaded them: the runs (and the answers below) are those of the changed settings.</p>}
-      <h4 data-testid="lesson-step-title">{st.title}</h4>
-      <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+      {/* Read out when the step changes. */}
+      <div aria-live="polite" data-testid="lesson-live">
+        <h4 data-testid="lesson-step-title">{st.title}</h4>
+        <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+      </div>
       {q && (
         <div className="lesson-question" data-testid="lesson-question">
           <p>
@@ -172,7 +175,7 @@ export function LessonPanel({
           </div>
           {revealed[step] && !allDone && <p className="note">running every protocol to the end…</p>}
           {shown && (
-            <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''}>
+            <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''} role="status">
               <p>
                 {shown.winner ? (
                   <>
