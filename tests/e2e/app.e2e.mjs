@@ -732,6 +732,104 @@ try {
     }
   });
 
+  /** Text smaller than `px` in a container (HTML text only: charts scale with their SVG), as "size: text" lines. */
+  const smallText = (p, sel, px) =>
+    p.evaluate(
+      ([sel, px]) => {
+        const out = [];
+        for (const el of document.querySelectorAll(`${sel} *`)) {
+          if (el.closest('svg') || el.closest('.sr-only')) continue;
+          const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+          const r = el.getBoundingClientRect();
+          if (!own || r.width === 0 || r.height === 0) continue;
+          const fs = parseFloat(getComputedStyle(el).fontSize);
+          if (fs < px) out.push(`${fs}px: ${el.textContent.trim().slice(0, 40)}`);
+        }
+        return out;
+      },
+      [sel, px],
+    );
+  const noHorizontalScroll = (p) => p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  const visible = async (loc, what) => assert(await loc.first().isVisible(), `${what} is not visible`);
+
+  await check('embed and presentation modes at 1280x720 (screenshots; key elements visible, no horizontal scrollbar, presentation type >= 20 px)', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      // The normal page makes the embed code of the lesson on screen.
+      const pn = await ctx.newPage();
+      watch(pn, 'embed code');
+      await pn.goto(BASE + '#lesson=tcp-vs-dctcp');
+      await waitReady(pn);
+      await pn.getByTestId('embed-size').selectOption('large');
+      await pn.getByTestId('embed-copy').click();
+      const code = await pn.getByTestId('embed-code').inputValue();
+      assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#lesson=tcp-vs-dctcp&amp;embed=large" width="960" height="640" title="dcsim: TCP against DCTCP/.test(code), `embed code: ${code}`);
+      // The snippet in a page of its own: the minimal player inside.
+      await pn.setContent(`<!doctype html><html lang="en"><head><title>host</title><link rel="icon" href="data:,"></head><body style="margin:0;padding:20px;background:#eee"><h1 style="font:16px sans-serif">A course page</h1>${code}</body></html>`);
+      const frame = pn.frameLocator('iframe');
+      await frame.getByTestId('embed').waitFor({ timeout: 30_000 });
+      const f = pn.frames().find((x) => x.url().includes('embed=large'));
+      await f.waitForFunction(() => /ready/.test(document.body.innerText) || document.querySelector('[data-testid="play"]:not([disabled])'), null, { timeout: 30_000 });
+      await visible(frame.getByTestId('topology'), 'the embedded network');
+      await visible(frame.getByTestId('play'), 'the embedded play button');
+      await visible(frame.getByTestId('step-event'), 'the embedded step button');
+      await visible(frame.getByTestId('scrubber-range'), 'the embedded scrubber');
+      await visible(frame.getByTestId('lesson-text'), 'the embedded narration');
+      assert((await frame.getByTestId('params').count()) === 0 && (await frame.getByTestId('lesson-select').count()) === 0, 'the embed shows the parameter panel or the lesson chooser');
+      assert(await noHorizontalScroll(f), 'the embedded player scrolls sideways');
+      await frame.getByTestId('lesson-next').click();
+      await f.waitForFunction(() => /step 2 of/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await frame.getByTestId('step-event').click();
+      await pn.waitForTimeout(400);
+      await pn.screenshot({ path: join(out, '14-embed-1280x720.png') });
+      const ea = await axe(f);
+      assert(ea.violations.length === 0, `axe-core in the embed: ${ea.violations.join('\n')}`);
+      await pn.close();
+
+      // Presentation mode from the address, a lesson open: PageDown walks its steps.
+      const pp = await ctx.newPage();
+      watch(pp, 'present');
+      await pp.goto(BASE + '#lesson=tcp-vs-dctcp&present');
+      await waitReady(pp).catch(() => undefined);
+      await pp.getByTestId('present').waitFor({ timeout: 30_000 });
+      await pp.waitForFunction(() => !document.querySelector('[data-testid="play"]')?.hasAttribute('disabled'), null, { timeout: 30_000 });
+      await visible(pp.getByTestId('topology'), 'the presented network');
+      await visible(pp.getByTestId('lesson-text'), 'the presented narration');
+      await pp.keyboard.press('PageDown');
+      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await pp.keyboard.press('PageDown');
+      await pp.waitForFunction(() => /step 3 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await pp.keyboard.press('PageUp');
+      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && /t = 2\.000 ms/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      await pp.waitForTimeout(300);
+      const small1 = await smallText(pp, '[data-testid="present"]', 20);
+      assert(small1.length === 0, `text under 20 px in presentation mode: ${small1.join(' | ')}`);
+      assert(await noHorizontalScroll(pp), 'presentation mode scrolls sideways at 1280x720');
+      const bottom = await pp.getByTestId('present').evaluate((el) => el.getBoundingClientRect().bottom);
+      assert(bottom <= 720, `presentation mode is taller than the screen (${bottom} px)`);
+      await pp.screenshot({ path: join(out, '15-present-network-1280x720.png') });
+      // v: the CDF panel instead.
+      await pp.keyboard.press('v');
+      await pp.getByTestId('present-cdf').waitFor();
+      assert((await pp.getByTestId('present').getAttribute('data-panel')) === 'cdf' && /present=cdf/.test(pp.url()), 'v did not switch to the CDF');
+      await visible(pp.locator('#chart-present-cdf'), 'the presented CDF');
+      assert(await noHorizontalScroll(pp), 'the CDF panel scrolls sideways');
+      const small2 = await smallText(pp, '[data-testid="present"]', 20);
+      assert(small2.length === 0, `text under 20 px on the CDF panel: ${small2.join(' | ')}`);
+      await pp.screenshot({ path: join(out, '16-present-cdf-1280x720.png') });
+      const pa2 = await axe(pp);
+      assert(pa2.violations.length === 0, `axe-core in presentation mode: ${pa2.violations.join('\n')}`);
+      // Escape leaves, p comes back.
+      await pp.keyboard.press('Escape');
+      await pp.getByTestId('params').waitFor();
+      await pp.keyboard.press('p');
+      await pp.getByTestId('present').waitFor();
+      await pp.close();
+    } finally {
+      await ctx.close();
+    }
+  });
+
   await check('bad input gets a field-named message and no run starts', async () => {
     await setField(page, 'load', 1.5);
     const msg = await page.getByTestId('error-workload.load').innerText();

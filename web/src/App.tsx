@@ -13,6 +13,8 @@ import { encodeLessonHash } from './lessons/share';
 import { ImportBar, type ImportHow } from './import/ImportBar';
 import type { Imported } from './import/importer';
 import { SweepPanel } from './sweep/SweepPanel';
+import { embedCode, viewModeFromHash, withoutViewMode, withViewMode, type EmbedPreset, type PresentPanel, type ViewMode } from './present/mode';
+import { EmbedPlayer, Presentation } from './present/Player';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
 import { WhatIf } from './controls/WhatIf';
@@ -95,6 +97,27 @@ export function App() {
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [mode, setMode] = useState<ViewMode>(() => viewModeFromHash(window.location.hash));
+  const [embedPreset, setEmbedPreset] = useState<EmbedPreset>('medium');
+  const [embedText, setEmbedText] = useState<string | null>(null);
+  /** Enters or leaves presentation mode; the address says which. */
+  const present = useCallback((on: boolean, panel: PresentPanel = 'network') => {
+    const h = on ? withViewMode(window.location.hash, panel === 'cdf' ? 'present=cdf' : 'present') : withoutViewMode(window.location.hash);
+    history.replaceState(null, '', h || window.location.pathname);
+    setMode(on ? { kind: 'present', panel } : { kind: 'normal' });
+  }, []);
+  // The key p enters and leaves presentation mode (not while typing, not in an embed).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.key !== 'p' || mode.kind === 'embed') return;
+      e.preventDefault();
+      present(mode.kind !== 'present');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mode, present]);
 
   useEffect(() => {
     if (!pending) conductor.load(first);
@@ -170,6 +193,39 @@ export function App() {
   );
   const allDone = s.runs.length > 0 && s.runs.every((r) => r.summary);
   const sc = s.settings.scenario;
+  /** What the address should name for the run on screen: a bundled lesson by name, else the settings. */
+  const runHash = () => (lesson && LESSONS.includes(lesson) && !lessonModified ? `#lesson=${lesson.name}` : encodeSettings(s.settings)) + displayHashPart(display);
+  const pageUrl = window.location.origin + window.location.pathname;
+  const copyEmbed = async () => {
+    const code = embedCode(pageUrl, runHash(), embedPreset, `dcsim: ${lesson ? lesson.title : String(sc.name)}`);
+    setEmbedText(code);
+    try {
+      await navigator.clipboard?.writeText(code);
+    } catch {
+      /* the snippet is shown beside the button to copy by hand */
+    }
+  };
+  // The address's file (#src=, a lesson link) is opened by the import bar, kept out of sight in the reduced pages.
+  const hiddenImport = pending ? (
+    <div hidden>
+      <ImportBar current={s.settings} scenarios={SCENARIOS} onAccept={accept} onRefused={() => conductor.getState().runs.length === 0 && conductor.load(first)} />
+    </div>
+  ) : null;
+  const player = { c: conductor, s, runs, lesson, lessons, colorBy };
+  if (mode.kind === 'embed')
+    return (
+      <>
+        {hiddenImport}
+        <EmbedPlayer {...player} width={mode.width} height={mode.height} fullPageUrl={pageUrl + withoutViewMode(window.location.hash)} />
+      </>
+    );
+  if (mode.kind === 'present')
+    return (
+      <>
+        {hiddenImport}
+        <Presentation {...player} panel={mode.panel} onPanel={(panel) => present(true, panel)} onExit={() => present(false)} />
+      </>
+    );
 
   return (
     <div className="app">
@@ -351,6 +407,21 @@ export function App() {
             <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
               Share link
             </button>
+            <button data-testid="present" onClick={() => present(true)} title="large type, one panel at a time, clicker keys (p)">
+              Present
+            </button>
+            <label>
+              embed size{' '}
+              <select data-testid="embed-size" value={embedPreset} onChange={(e) => setEmbedPreset(e.target.value as EmbedPreset)}>
+                <option value="small">small</option>
+                <option value="medium">medium</option>
+                <option value="large">large</option>
+              </select>
+            </label>
+            <button data-testid="embed-copy" onClick={guard(copyEmbed)} title="an <iframe> snippet showing this run (or lesson) as a minimal player">
+              Copy embed code
+            </button>
+            {embedText && <input className="embed-code" data-testid="embed-code" aria-label="embed code" readOnly value={embedText} onFocus={(e) => e.target.select()} />}
             {exportError && <em className="error">{exportError}</em>}
           </div>
           <SweepPanel settings={s.settings} />
