@@ -459,7 +459,7 @@ try {
     const p6 = await context.newPage();
     watch(p6, 'sweep');
     try {
-      // The pFabric/DCTCP lesson's settings: 300 web search flows, seed 1.
+      // The pFabric/DCTCP lesson's settings: its small leaf-spine, 100 web search flows, seed 1.
       await p6.goto(BASE + '#lesson=pfabric-vs-dctcp');
       await waitReady(p6);
       await p6.getByTestId('sweep-open').click();
@@ -472,10 +472,12 @@ try {
       const dots = await p6.locator('#chart-sweep circle.sweep-dot').count();
       assert(dots === 4, `${dots} points on the sweep chart`);
       const [dl] = await Promise.all([p6.waitForEvent('download'), p6.getByTestId('sweep-csv').click()]);
-      assert(dl.suggestedFilename() === 'websearch-leaf-spine_pfabric-dctcp_seed1_sweep.csv', `file name ${dl.suggestedFilename()}`);
+      assert(dl.suggestedFilename() === 'small-leaf-spine_pfabric-dctcp_seed1_sweep.csv', `file name ${dl.suggestedFilename()}`);
       const path = join(out, dl.suggestedFilename());
       await dl.saveAs(path);
-      const native = execFileSync(dcsim, ['sweep', join(root, 'scenarios/websearch-leaf-spine.json'), '--protocols', 'pfabric,dctcp', '--loads', '0.3,0.6', '--flows', '300'], {
+      const lessonScenario = join(mkdtempSync(join(tmpdir(), 'dcsim-e2e-')), 'small-leaf-spine.json');
+      writeFileSync(lessonScenario, JSON.stringify(JSON.parse(readFileSync(join(root, 'scenarios/lessons/pfabric-vs-dctcp.json'), 'utf8')).scenario));
+      const native = execFileSync(dcsim, ['sweep', lessonScenario, '--protocols', 'pfabric,dctcp', '--loads', '0.3,0.6'], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       });
@@ -585,7 +587,8 @@ try {
       await dl.saveAs(path);
       const file = JSON.parse(readFileSync(path, 'utf8'));
       // The bundled scenario's own seed (1) is no override.
-      assert(file.scenario === 'websearch-leaf-spine' && file.workload?.flows === 300 && file.seed === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
+      // The lesson's own fabric (not a bundled scenario) is held whole, with no overrides beside it.
+      assert(file.scenario?.name === 'small-leaf-spine' && file.scenario.workload?.flows === 100 && file.scenario.topology?.racks === 2 && file.seed === undefined && file.workload === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
       assert(JSON.stringify(file.protocols) === '["pfabric","dctcp"]' && JSON.stringify(file.steps.map((x) => x.at_us)) === '[0,100]', `protocols and steps: ${JSON.stringify(file)}`);
       assert(file.steps[1].question?.expect === 'pfabric' && file.steps[1].question.scope === 'short' && file.steps[1].question.metric === 'mean_slowdown', `question: ${JSON.stringify(file.steps[1].question)}`);
       // Preview: the lesson bar walks it as a student would.
