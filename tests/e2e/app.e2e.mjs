@@ -459,7 +459,7 @@ try {
     const p6 = await context.newPage();
     watch(p6, 'sweep');
     try {
-      // The pFabric/DCTCP lesson's settings: 300 web search flows, seed 1.
+      // The pFabric/DCTCP lesson's settings: its small leaf-spine, 100 web search flows, seed 1.
       await p6.goto(BASE + '#lesson=pfabric-vs-dctcp');
       await waitReady(p6);
       await p6.getByTestId('sweep-open').click();
@@ -472,10 +472,12 @@ try {
       const dots = await p6.locator('#chart-sweep circle.sweep-dot').count();
       assert(dots === 4, `${dots} points on the sweep chart`);
       const [dl] = await Promise.all([p6.waitForEvent('download'), p6.getByTestId('sweep-csv').click()]);
-      assert(dl.suggestedFilename() === 'websearch-leaf-spine_pfabric-dctcp_seed1_sweep.csv', `file name ${dl.suggestedFilename()}`);
+      assert(dl.suggestedFilename() === 'small-leaf-spine_pfabric-dctcp_seed1_sweep.csv', `file name ${dl.suggestedFilename()}`);
       const path = join(out, dl.suggestedFilename());
       await dl.saveAs(path);
-      const native = execFileSync(dcsim, ['sweep', join(root, 'scenarios/websearch-leaf-spine.json'), '--protocols', 'pfabric,dctcp', '--loads', '0.3,0.6', '--flows', '300'], {
+      const lessonScenario = join(mkdtempSync(join(tmpdir(), 'dcsim-e2e-')), 'small-leaf-spine.json');
+      writeFileSync(lessonScenario, JSON.stringify(JSON.parse(readFileSync(join(root, 'scenarios/lessons/pfabric-vs-dctcp.json'), 'utf8')).scenario));
+      const native = execFileSync(dcsim, ['sweep', lessonScenario, '--protocols', 'pfabric,dctcp', '--loads', '0.3,0.6'], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       });
@@ -585,7 +587,8 @@ try {
       await dl.saveAs(path);
       const file = JSON.parse(readFileSync(path, 'utf8'));
       // The bundled scenario's own seed (1) is no override.
-      assert(file.scenario === 'websearch-leaf-spine' && file.workload?.flows === 300 && file.seed === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
+      // The lesson's own fabric (not a bundled scenario) is held whole, with no overrides beside it.
+      assert(file.scenario?.name === 'small-leaf-spine' && file.scenario.workload?.flows === 100 && file.scenario.topology?.racks === 2 && file.seed === undefined && file.workload === undefined, `the lesson's runs: ${JSON.stringify({ scenario: file.scenario, seed: file.seed, workload: file.workload })}`);
       assert(JSON.stringify(file.protocols) === '["pfabric","dctcp"]' && JSON.stringify(file.steps.map((x) => x.at_us)) === '[0,100]', `protocols and steps: ${JSON.stringify(file)}`);
       assert(file.steps[1].question?.expect === 'pfabric' && file.steps[1].question.scope === 'short' && file.steps[1].question.metric === 'mean_slowdown', `question: ${JSON.stringify(file.steps[1].question)}`);
       // Preview: the lesson bar walks it as a student would.
@@ -661,6 +664,172 @@ try {
       await p10.screenshot({ path: join(out, '13-self-check.png') });
     } finally {
       await p10.close();
+    }
+  });
+
+  /** Runs axe-core (WCAG 2.0/2.1 A and AA rules) on a page; returns the violations as readable lines. */
+  const axe = async (p) => {
+    if (!(await p.evaluate(() => typeof window.axe !== 'undefined'))) await p.addScriptTag({ path: join(root, 'node_modules/axe-core/axe.min.js') });
+    const r = await p.evaluate(() => window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }));
+    return { passes: r.passes.length, violations: r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}${v.nodes.length > 4 ? ` and ${v.nodes.length - 4} more` : ''}`) };
+  };
+
+  await check('accessibility: axe-core finds no WCAG 2.1 AA violations (run loaded, lesson bar, lesson editor, sweep)', async () => {
+    const pa = await context.newPage();
+    watch(pa, 'axe');
+    const found = {};
+    try {
+      // A run loaded and under way, no lesson.
+      await pa.goto(BASE);
+      await waitReady(pa);
+      await pa.getByTestId('step-rtt').click();
+      await waitStatus(pa, /t = /);
+      found.main = await axe(pa);
+      // The lesson bar open, at a step with a question.
+      await pa.goto(BASE + '#lesson=tcp-vs-dctcp');
+      await pa.reload();
+      await waitReady(pa);
+      await pa.getByTestId('lesson-next').click();
+      await pa.getByTestId('lesson-next').click();
+      await pa.getByTestId('lesson-question').waitFor();
+      found.lesson = await axe(pa);
+      assert((await pa.locator('ol[aria-label="events of the tcp run, newest first"] li').count()) > 0, 'the event log is not a labelled list');
+      // The lesson editor open, with a step.
+      await pa.getByTestId('editor-open').click();
+      await pa.getByTestId('editor-add-step').click();
+      found.editor = await axe(pa);
+      // The sweep view open.
+      await pa.getByTestId('sweep-open').click();
+      await pa.getByTestId('sweep').waitFor();
+      found.sweep = await axe(pa);
+      // The colour-blind-safe palette: chosen in the page, carried by the share link, axe-clean too.
+      await pa.getByTestId('palette').selectOption('okabe-ito');
+      found.okabe = await axe(pa);
+      await pa.getByTestId('share').click();
+      const link = pa.url();
+      assert(/#run=[A-Za-z0-9_-]+&palette=okabe-ito$/.test(link), `the share link does not carry the palette: ${link}`);
+      // Another visitor with reduced motion asked by the system: the palette from the link, packets that jump.
+      const ctxR = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+      try {
+        const pr = await ctxR.newPage();
+        watch(pr, 'reduced motion');
+        await pr.goto(link);
+        await waitReady(pr);
+        assert((await pr.getByTestId('palette').inputValue()) === 'okabe-ito', 'the shared link did not set the palette');
+        assert((await pr.locator('[data-testid="topology"]').first().getAttribute('data-reduced-motion')) === 'true', 'the network view ignores prefers-reduced-motion');
+        const role = await pr.locator('[data-testid="topology"]').first().getAttribute('role');
+        const label = await pr.locator('[data-testid="topology"]').first().getAttribute('aria-label');
+        assert(role === 'img' && /hosts and \d+ switch/.test(label ?? ''), `the canvas has no text alternative: ${role} ${label}`);
+        await pr.getByTestId('full-speed').click();
+        await pr.waitForFunction(() => /^Finished\. /.test(document.querySelector('[data-testid="announce"]')?.textContent ?? ''), null, { timeout: 120_000 });
+        assert((await pr.getByTestId('announce').getAttribute('aria-live')) === 'polite', 'the summary announcement is not a polite live region');
+      } finally {
+        await ctxR.close();
+      }
+      metrics.axe = Object.fromEntries(Object.entries(found).map(([k, v]) => [k, { passes: v.passes, violations: v.violations.length }]));
+      const bad = Object.entries(found).flatMap(([k, v]) => v.violations.map((x) => `${k}: ${x}`));
+      assert(bad.length === 0, `axe-core violations:\n${bad.join('\n')}`);
+      assert(Object.values(found).every((v) => v.passes > 10), `axe-core ran too few rules: ${JSON.stringify(metrics.axe)}`);
+    } finally {
+      await pa.close();
+    }
+  });
+
+  /** Text smaller than `px` in a container (HTML text only: charts scale with their SVG), as "size: text" lines. */
+  const smallText = (p, sel, px) =>
+    p.evaluate(
+      ([sel, px]) => {
+        const out = [];
+        for (const el of document.querySelectorAll(`${sel} *`)) {
+          if (el.closest('svg') || el.closest('.sr-only')) continue;
+          const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+          const r = el.getBoundingClientRect();
+          if (!own || r.width === 0 || r.height === 0) continue;
+          const fs = parseFloat(getComputedStyle(el).fontSize);
+          if (fs < px) out.push(`${fs}px: ${el.textContent.trim().slice(0, 40)}`);
+        }
+        return out;
+      },
+      [sel, px],
+    );
+  const noHorizontalScroll = (p) => p.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  const visible = async (loc, what) => assert(await loc.first().isVisible(), `${what} is not visible`);
+
+  await check('embed and presentation modes at 1280x720 (screenshots; key elements visible, no horizontal scrollbar, presentation type >= 20 px)', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      // The normal page makes the embed code of the lesson on screen.
+      const pn = await ctx.newPage();
+      watch(pn, 'embed code');
+      await pn.goto(BASE + '#lesson=tcp-vs-dctcp');
+      await waitReady(pn);
+      await pn.getByTestId('embed-size').selectOption('large');
+      await pn.getByTestId('embed-copy').click();
+      const code = await pn.getByTestId('embed-code').inputValue();
+      assert(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/#lesson=tcp-vs-dctcp&amp;embed=large" width="960" height="640" title="dcsim: TCP against DCTCP/.test(code), `embed code: ${code}`);
+      // The snippet in a page of its own: the minimal player inside.
+      await pn.setContent(`<!doctype html><html lang="en"><head><title>host</title><link rel="icon" href="data:,"></head><body style="margin:0;padding:20px;background:#eee"><h1 style="font:16px sans-serif">A course page</h1>${code}</body></html>`);
+      const frame = pn.frameLocator('iframe');
+      await frame.getByTestId('embed').waitFor({ timeout: 30_000 });
+      const f = pn.frames().find((x) => x.url().includes('embed=large'));
+      await f.waitForFunction(() => /ready/.test(document.body.innerText) || document.querySelector('[data-testid="play"]:not([disabled])'), null, { timeout: 30_000 });
+      await visible(frame.getByTestId('topology'), 'the embedded network');
+      await visible(frame.getByTestId('play'), 'the embedded play button');
+      await visible(frame.getByTestId('step-event'), 'the embedded step button');
+      await visible(frame.getByTestId('scrubber-range'), 'the embedded scrubber');
+      await visible(frame.getByTestId('lesson-text'), 'the embedded narration');
+      assert((await frame.getByTestId('params').count()) === 0 && (await frame.getByTestId('lesson-select').count()) === 0, 'the embed shows the parameter panel or the lesson chooser');
+      assert(await noHorizontalScroll(f), 'the embedded player scrolls sideways');
+      await frame.getByTestId('lesson-next').click();
+      await f.waitForFunction(() => /step 2 of/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await frame.getByTestId('step-event').click();
+      await pn.waitForTimeout(400);
+      await pn.screenshot({ path: join(out, '14-embed-1280x720.png') });
+      const ea = await axe(f);
+      assert(ea.violations.length === 0, `axe-core in the embed: ${ea.violations.join('\n')}`);
+      await pn.close();
+
+      // Presentation mode from the address, a lesson open: PageDown walks its steps.
+      const pp = await ctx.newPage();
+      watch(pp, 'present');
+      await pp.goto(BASE + '#lesson=tcp-vs-dctcp&present');
+      await waitReady(pp).catch(() => undefined);
+      await pp.getByTestId('present').waitFor({ timeout: 30_000 });
+      await pp.waitForFunction(() => !document.querySelector('[data-testid="play"]')?.hasAttribute('disabled'), null, { timeout: 30_000 });
+      await visible(pp.getByTestId('topology'), 'the presented network');
+      await visible(pp.getByTestId('lesson-text'), 'the presented narration');
+      await pp.keyboard.press('PageDown');
+      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await pp.keyboard.press('PageDown');
+      await pp.waitForFunction(() => /step 3 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
+      await pp.keyboard.press('PageUp');
+      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && /t = 2\.000 ms/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      await pp.waitForTimeout(300);
+      const small1 = await smallText(pp, '[data-testid="present"]', 20);
+      assert(small1.length === 0, `text under 20 px in presentation mode: ${small1.join(' | ')}`);
+      assert(await noHorizontalScroll(pp), 'presentation mode scrolls sideways at 1280x720');
+      const bottom = await pp.getByTestId('present').evaluate((el) => el.getBoundingClientRect().bottom);
+      assert(bottom <= 720, `presentation mode is taller than the screen (${bottom} px)`);
+      await pp.screenshot({ path: join(out, '15-present-network-1280x720.png') });
+      // v: the CDF panel instead.
+      await pp.keyboard.press('v');
+      await pp.getByTestId('present-cdf').waitFor();
+      assert((await pp.getByTestId('present').getAttribute('data-panel')) === 'cdf' && /present=cdf/.test(pp.url()), 'v did not switch to the CDF');
+      await visible(pp.locator('#chart-present-cdf'), 'the presented CDF');
+      assert(await noHorizontalScroll(pp), 'the CDF panel scrolls sideways');
+      const small2 = await smallText(pp, '[data-testid="present"]', 20);
+      assert(small2.length === 0, `text under 20 px on the CDF panel: ${small2.join(' | ')}`);
+      await pp.screenshot({ path: join(out, '16-present-cdf-1280x720.png') });
+      const pa2 = await axe(pp);
+      assert(pa2.violations.length === 0, `axe-core in presentation mode: ${pa2.violations.join('\n')}`);
+      // Escape leaves, p comes back.
+      await pp.keyboard.press('Escape');
+      await pp.getByTestId('params').waitFor();
+      await pp.keyboard.press('p');
+      await pp.getByTestId('present').waitFor();
+      await pp.close();
+    } finally {
+      await ctx.close();
     }
   });
 

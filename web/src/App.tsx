@@ -13,6 +13,8 @@ import { encodeLessonHash } from './lessons/share';
 import { ImportBar, type ImportHow } from './import/ImportBar';
 import type { Imported } from './import/importer';
 import { SweepPanel } from './sweep/SweepPanel';
+import { embedCode, viewModeFromHash, withoutViewMode, withViewMode, type EmbedPreset, type PresentPanel, type ViewMode } from './present/mode';
+import { EmbedPlayer, Presentation } from './present/Player';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
 import { WhatIf } from './controls/WhatIf';
@@ -26,7 +28,8 @@ import { SummaryTable } from './views/SummaryTable';
 import { EventLog } from './views/EventLog';
 import { ControlPlane } from './views/ControlPlane';
 import { Legend } from './views/Legend';
-import type { ColorBy } from './views/palette';
+import { applyPalette, type ColorBy, type PaletteName } from './views/palette';
+import { displayHashPart, loadDisplay, saveDisplay, type Display } from './views/display';
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
@@ -58,6 +61,21 @@ function initialSettings(): { settings: Settings; notice: string | null; lesson:
   return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null, lesson: null };
 }
 
+/** The browser's local storage, or null where it is refused. */
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** One sentence for screen readers when every run has finished: each run's mean slowdown and flows completed. */
+export function finishedText(runs: { protocol: string; summary: { all: { mean_slowdown: number }; completed: number; flows: number } | null }[]): string {
+  if (runs.length === 0 || runs.some((r) => !r.summary)) return '';
+  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${r.summary!.flows} flows completed.`).join(' ');
+}
+
 /** The whole page. */
 export function App() {
   const [{ settings: first, notice, lesson: firstLesson, pending }] = useState(initialSettings);
@@ -65,9 +83,41 @@ export function App() {
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
+  const [display, setDisplay] = useState<Display>(() => {
+    const d = loadDisplay(window.location.hash, storage());
+    applyPalette(d.palette);
+    return d;
+  });
+  const choosePalette = (palette: PaletteName) => {
+    const d = { ...display, palette };
+    applyPalette(palette);
+    saveDisplay(d, storage());
+    setDisplay(d);
+  };
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [mode, setMode] = useState<ViewMode>(() => viewModeFromHash(window.location.hash));
+  const [embedPreset, setEmbedPreset] = useState<EmbedPreset>('medium');
+  const [embedText, setEmbedText] = useState<string | null>(null);
+  /** Enters or leaves presentation mode; the address says which. */
+  const present = useCallback((on: boolean, panel: PresentPanel = 'network') => {
+    const h = on ? withViewMode(window.location.hash, panel === 'cdf' ? 'present=cdf' : 'present') : withoutViewMode(window.location.hash);
+    history.replaceState(null, '', h || window.location.pathname);
+    setMode(on ? { kind: 'present', panel } : { kind: 'normal' });
+  }, []);
+  // The key p enters and leaves presentation mode (not while typing, not in an embed).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.key !== 'p' || mode.kind === 'embed') return;
+      e.preventDefault();
+      present(mode.kind !== 'present');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mode, present]);
 
   useEffect(() => {
     if (!pending) conductor.load(first);
@@ -112,8 +162,9 @@ export function App() {
     conductor.load(imp.settings);
   };
   const share = async () => {
-    const url = window.location.origin + window.location.pathname + encodeSettings(s.settings);
-    history.replaceState(null, '', encodeSettings(s.settings));
+    const hash = encodeSettings(s.settings) + displayHashPart(display);
+    const url = window.location.origin + window.location.pathname + hash;
+    history.replaceState(null, '', hash);
     try {
       await navigator.clipboard?.writeText(url);
     } catch {
@@ -142,6 +193,39 @@ export function App() {
   );
   const allDone = s.runs.length > 0 && s.runs.every((r) => r.summary);
   const sc = s.settings.scenario;
+  /** What the address should name for the run on screen: a bundled lesson by name, else the settings. */
+  const runHash = () => (lesson && LESSONS.includes(lesson) && !lessonModified ? `#lesson=${lesson.name}` : encodeSettings(s.settings)) + displayHashPart(display);
+  const pageUrl = window.location.origin + window.location.pathname;
+  const copyEmbed = async () => {
+    const code = embedCode(pageUrl, runHash(), embedPreset, `dcsim: ${lesson ? lesson.title : String(sc.name)}`);
+    setEmbedText(code);
+    try {
+      await navigator.clipboard?.writeText(code);
+    } catch {
+      /* the snippet is shown beside the button to copy by hand */
+    }
+  };
+  // The address's file (#src=, a lesson link) is opened by the import bar, kept out of sight in the reduced pages.
+  const hiddenImport = pending ? (
+    <div hidden>
+      <ImportBar current={s.settings} scenarios={SCENARIOS} onAccept={accept} onRefused={() => conductor.getState().runs.length === 0 && conductor.load(first)} />
+    </div>
+  ) : null;
+  const player = { c: conductor, s, runs, lesson, lessons, colorBy };
+  if (mode.kind === 'embed')
+    return (
+      <>
+        {hiddenImport}
+        <EmbedPlayer {...player} width={mode.width} height={mode.height} fullPageUrl={pageUrl + withoutViewMode(window.location.hash)} />
+      </>
+    );
+  if (mode.kind === 'present')
+    return (
+      <>
+        {hiddenImport}
+        <Presentation {...player} panel={mode.panel} onPanel={(panel) => present(true, panel)} onExit={() => present(false)} />
+      </>
+    );
 
   return (
     <div className="app">
@@ -214,7 +298,14 @@ export function App() {
                 <option value="priority">priority</option>
               </select>
             </label>
-            <Legend colorBy={colorBy} protocols={s.settings.protocols} />
+            <label>
+              colours{' '}
+              <select value={display.palette} onChange={(e) => choosePalette(e.target.value as PaletteName)} data-testid="palette">
+                <option value="default">default</option>
+                <option value="okabe-ito">colour-blind safe (Okabe-Ito)</option>
+              </select>
+            </label>
+            <Legend key={display.palette} colorBy={colorBy} protocols={s.settings.protocols} />
           </div>
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {
@@ -280,7 +371,7 @@ export function App() {
               );
             })}
           </div>
-          <section className="charts">
+          <section className="charts" key={display.palette} aria-label="charts">
             <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" />
             <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" />
             <BucketChart runs={runs} id="chart-buckets" />
@@ -296,7 +387,10 @@ export function App() {
               </span>
             ))}
           </div>
-          <SummaryTable runs={runs} />
+          <SummaryTable key={display.palette} runs={runs} />
+          <p className="sr-only" aria-live="polite" data-testid="announce">
+            {finishedText(s.runs)}
+          </p>
           <div className="exports">
             {!allDone && (
               <button data-testid="finish-all" onClick={() => conductor.finishAll()}>
@@ -313,6 +407,21 @@ export function App() {
             <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
               Share link
             </button>
+            <button data-testid="present" onClick={() => present(true)} title="large type, one panel at a time, clicker keys (p)">
+              Present
+            </button>
+            <label>
+              embed size{' '}
+              <select data-testid="embed-size" value={embedPreset} onChange={(e) => setEmbedPreset(e.target.value as EmbedPreset)}>
+                <option value="small">small</option>
+                <option value="medium">medium</option>
+                <option value="large">large</option>
+              </select>
+            </label>
+            <button data-testid="embed-copy" onClick={guard(copyEmbed)} title="an <iframe> snippet showing this run (or lesson) as a minimal player">
+              Copy embed code
+            </button>
+            {embedText && <input className="embed-code" data-testid="embed-code" aria-label="embed code" readOnly value={embedText} onFocus={(e) => e.target.select()} />}
             {exportError && <em className="error">{exportError}</em>}
           </div>
           <SweepPanel settings={s.settings} />

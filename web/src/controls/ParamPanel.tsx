@@ -158,7 +158,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
           Any parameter of scenarios/scenario.schema.json, e.g. <code>{'{"tcp": {"init_cwnd": 10, "min_rto_us": 200}}'}</code>; unset values keep the papers'
           defaults. The engine checks them when you apply.
         </p>
-        <textarea data-testid="params-json" rows={5} spellCheck={false} value={paramsText} onChange={(e) => editParams(e.target.value)} />
+        <textarea data-testid="params-json" aria-label="protocol parameters (JSON)" rows={5} spellCheck={false} value={paramsText} onChange={(e) => editParams(e.target.value)} />
         {paramsError && <em className="error" data-testid="error-params">params: {paramsError}</em>}
       </fieldset>
       {errFor('name') && <em className="error">name: {errFor('name')}</em>}

@@ -24,14 +24,19 @@ export const SHORTCUTS: Record<string, string> = {
   '-': 'slower',
 };
 
-/** The play controls of the shared timeline. */
-export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
+/**
+ * The play controls of the shared timeline. `compact` keeps play/pause and
+ * the steps (the embedded player, presentation mode); `keys: false` leaves
+ * the keyboard to the caller (presentation mode's clicker keys).
+ */
+export function Transport({ c, s, compact = false, keys = true }: { c: Conductor; s: ConductorState; compact?: boolean; keys?: boolean }) {
   const [seekUs, setSeekUs] = useState('');
   const busy = !s.loaded || s.seeking;
   // At the end: every run finished and none rewound (a seek back makes them run again).
   const done = s.runs.length > 0 && s.runs.every((r) => r.summary && !r.running);
 
   useEffect(() => {
+    if (!keys) return;
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
@@ -79,7 +84,7 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [c]);
+  }, [c, keys]);
 
   const logSpeed = Math.log10(s.speed);
   return (
@@ -99,6 +104,12 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
       <button data-testid="step-rtt" onClick={() => c.stepRtt()} disabled={busy || done} title="step one base RTT (r)">
         +1 RTT
       </button>
+      {compact && (
+        <button data-testid="step-back-rtt-compact" onClick={() => c.stepBackRtt()} disabled={busy || s.displayPs <= 0} title="step back one base RTT">
+          −1 RTT
+        </button>
+      )}
+      {!compact && (<>
       <button data-testid="next-completion" onClick={() => c.nextCompletion()} disabled={busy || done} title="run to the next flow completion (c)">
         →| Next completion
       </button>
@@ -134,6 +145,7 @@ export function Transport({ c, s }: { c: Conductor; s: ConductorState }) {
           Seek
         </button>
       </form>
+      </>)}
       <span className="clock" data-testid="clock" data-ps={String(s.displayPs)} title={`${(s.displayPs / 1e6).toFixed(6)} µs`}>
         t = {fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
       </span>

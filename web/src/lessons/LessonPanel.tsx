@@ -21,7 +21,13 @@ export function LessonPanel({
   onChoose,
   c,
   s,
+  compact = false,
+  clicker = false,
 }: {
+  /** The embedded player and presentation mode: no chooser, no self-check. */
+  compact?: boolean;
+  /** Presentation mode: a clicker's keys (→, PageDown; ←, PageUp) walk the steps too. */
+  clicker?: boolean;
   lessons: Lesson[];
   lesson: Lesson | null;
   /** The settings were edited since the lesson loaded them. */
@@ -50,14 +56,17 @@ export function LessonPanel({
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const st = c.getState();
       if (!st.loaded || st.seeking) return;
-      const k = e.key === 'n' ? step + 1 : e.key === 'b' ? step - 1 : -1;
+      const fwd = e.key === 'n' || (clicker && (e.key === 'ArrowRight' || e.key === 'PageDown'));
+      const back = e.key === 'b' || (clicker && (e.key === 'ArrowLeft' || e.key === 'PageUp'));
+      const k = fwd ? step + 1 : back ? step - 1 : -1;
+      if (clicker && (fwd || back)) e.preventDefault();
       if (k < 0 || k >= lesson.steps.length) return;
       setStep(k);
       c.runTo(lesson.steps[k].at_us * 1e6);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [lesson, step, c]);
+  }, [lesson, step, c, clicker]);
 
   const chooser = (
     <label className="lesson-choose">
@@ -97,7 +106,7 @@ export function LessonPanel({
   return (
     <section className="lesson" data-testid="lesson">
       <div className="lesson-head">
-        {chooser}
+        {!compact && chooser}
         <strong data-testid="lesson-title">{lesson.title}</strong>
         <span className="lesson-pos" data-testid="lesson-step">
           step {step + 1} of {lesson.steps.length} · t = {fmtTime(st.at_us * 1e6)}
@@ -111,7 +120,7 @@ export function LessonPanel({
         <button data-testid="lesson-next" disabled={busy || step + 1 >= lesson.steps.length} onClick={() => go(step + 1)} title="next step [n]">
           Next step ▸
         </button>
-        <label title="each student answers alone: answers are final and scored, with the explanation after each">
+        {!compact && <label title="each student answers alone: answers are final and scored, with the explanation after each">
           <input
             type="checkbox"
             data-testid="selfcheck"
@@ -123,7 +132,7 @@ export function LessonPanel({
             }}
           />{' '}
           self-check
-        </label>
+        </label>}
         {selfCheck && (
           <>
             <span data-testid="selfcheck-score" data-right={score?.right ?? ''} data-answered={score?.answered ?? ''}>
@@ -141,8 +150,11 @@ export function LessonPanel({
         )}
       </div>
       {modified && <p className="note">The settings were changed after the lesson loaded them: the runs (and the answers below) are those of the changed settings.</p>}
-      <h4 data-testid="lesson-step-title">{st.title}</h4>
-      <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+      {/* Read out when the step changes. */}
+      <div aria-live="polite" data-testid="lesson-live">
+        <h4 data-testid="lesson-step-title">{st.title}</h4>
+        <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+      </div>
       {q && (
         <div className="lesson-question" data-testid="lesson-question">
           <p>
@@ -172,7 +184,7 @@ export function LessonPanel({
           </div>
           {revealed[step] && !allDone && <p className="note">running every protocol to the end…</p>}
           {shown && (
-            <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''}>
+            <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''} role="status">
               <p>
                 {shown.winner ? (
                   <>

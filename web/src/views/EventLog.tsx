@@ -33,7 +33,8 @@ function EventLogImpl({ run, topology, nowPs, limit = 40 }: EventLogProps) {
     if (!lines.length)
       return <p className="note">{traceOff ? 'No events recorded here yet (the packet trace is off at full speed and while seeking).' : 'Nothing notable yet: drops, marks, timeouts and finished flows appear here.'}</p>;
     return (
-      <ol className="event-lines">
+      // Focusable (it scrolls) and named, so a screen reader can find and read it.
+      <ol className="event-lines" tabIndex={0} aria-label={`events of the ${run.protocol} run, newest first`}>
         {lines.map((l, i) => (
           <li key={i} className={`ev-${l.tone}`}>
             <span className="ev-time">{l.time}</span> {l.text}
@@ -41,9 +42,9 @@ function EventLogImpl({ run, topology, nowPs, limit = 40 }: EventLogProps) {
         ))}
       </ol>
     );
-  }, [log, nowPs, topology, limit, traceOff]);
+  }, [log, nowPs, topology, limit, traceOff, run.protocol]);
   return (
-    <div className="event-log" data-testid="event-log">
+    <section className="event-log" data-testid="event-log" aria-label={`event log of the ${run.protocol} run`}>
       <div className="event-log-head">
         <strong>Events</strong>
         <label>
@@ -51,7 +52,7 @@ function EventLogImpl({ run, topology, nowPs, limit = 40 }: EventLogProps) {
         </label>
       </div>
       {list}
-    </div>
+    </section>
   );
 }
 

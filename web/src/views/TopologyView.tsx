@@ -49,6 +49,16 @@ interface Live {
   hover: { x: number; y: number } | null;
 }
 
+/** What the canvas shows, in words (its text alternative): the run, the network, the packets in flight and the queues. */
+export function networkText(run: RunState): string {
+  const t = run.topology;
+  if (!t) return `network of the ${run.protocol} run, loading`;
+  const switches = t.nodes.length - t.n_hosts;
+  let busy = 0;
+  for (let i = 0; i < run.queueBytes.length; i++) if (run.queueBytes[i] > 0) busy++;
+  return `network of the ${run.protocol} run: ${t.n_hosts} hosts and ${switches} switch${switches === 1 ? '' : 'es'}; ${busy} of ${t.ports.length} ports hold packets; ${run.done} of ${run.total} flows finished (details in the event log and the summary table)`;
+}
+
 /**
  * The network of one run, animated at the display time: tiers of switches
  * above their hosts, queue bars per port, packets in flight, drops and
@@ -88,6 +98,16 @@ export function TopologyView(props: TopologyViewProps) {
     const offCtx = off.getContext('2d') as StaticLayer['ctx'] | null;
     const layer: StaticLayer | null = offCtx ? { canvas: off, ctx: offCtx, key: '', layout: null } : null;
     let raf = 0;
+    // The operating system's reduced-motion setting, followed live (packets jump instead of gliding).
+    const motion = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+    let reduced = motion?.matches ?? false;
+    const onMotion = (e: MediaQueryListEvent) => {
+      reduced = e.matches;
+      canvas.dataset.reducedMotion = String(reduced);
+      L.lastSig = [];
+    };
+    canvas.dataset.reducedMotion = String(reduced);
+    motion?.addEventListener('change', onMotion);
 
     const resize = () => {
       const r = wrap.getBoundingClientRect();
@@ -151,6 +171,7 @@ export function TopologyView(props: TopologyViewProps) {
         {
           nowPs: p.nowPs,
           colorBy: p.colorBy,
+          reducedMotion: reduced,
           selectedPort: p.selectedPort,
           downPorts: downPortsAt(run.scenario, topo, p.nowPs),
           bufferBytes: p.bufferBytes && p.bufferBytes > 0 ? p.bufferBytes : Math.max(L.maxSeen, 1500),
@@ -232,6 +253,7 @@ export function TopologyView(props: TopologyViewProps) {
     raf = requestAnimationFrame(frame);
     return () => {
       cancelAnimationFrame(raf);
+      motion?.removeEventListener('change', onMotion);
       ro.disconnect();
       sel.on('.zoom', null);
       canvas.removeEventListener('click', onClick);
@@ -247,7 +269,7 @@ export function TopologyView(props: TopologyViewProps) {
 
   return (
     <div className="topology-wrap" ref={wrapRef} style={props.height ? { height: props.height } : undefined}>
-      <canvas data-testid="topology" ref={canvasRef} className="topology-canvas" aria-label={`network of the ${props.run.protocol} run`} />
+      <canvas data-testid="topology" ref={canvasRef} className="topology-canvas" role="img" aria-label={networkText(props.run)} />
       <button type="button" className="topology-reset" onClick={resetZoom} title="reset zoom and pan (wheel zooms, drag pans)">
         ⤢
       </button>

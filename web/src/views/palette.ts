@@ -1,13 +1,26 @@
 // Colours shared by the network view, the legend and the charts. Chosen to
-// stay distinct on a white background and on a washed-out projector.
+// stay distinct on a white background and on a washed-out projector. Two
+// schemes: the default one, and Okabe and Ito's colour-blind-safe palette
+// ("Color Universal Design", Okabe & Ito 2008), chosen in the page
+// (`applyPalette`); the tables below hold the scheme in use, in place, so
+// the canvas picks it up on its next frame.
 
 import { PacketKindCode } from '../engine/api';
 
+/** The colour schemes the page offers. */
+export const PALETTE_NAMES = ['default', 'okabe-ito'] as const;
+/** A colour scheme's name. */
+export type PaletteName = (typeof PALETTE_NAMES)[number];
+
+/** Okabe and Ito's eight colours: black, orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple. */
+export const OKABE_ITO = { black: '#000000', orange: '#E69F00', sky: '#56B4E9', green: '#009E73', yellow: '#F0E442', blue: '#0072B2', vermillion: '#D55E00', purple: '#CC79A7' } as const;
+
+const DEFAULT_FLOWS = ['#1f77b4', '#e8590c', '#2b8a3e', '#c2255c', '#7048e8', '#8c564b', '#0b7285', '#d6336c', '#5c940d', '#364fc7', '#e67700', '#495057'];
+const O = OKABE_ITO;
+const OKABE_FLOWS = [O.blue, O.vermillion, O.green, O.purple, O.orange, O.sky, O.black, O.yellow];
+
 /** Flow colours: a packet's flow id is hashed into this list (stable across frames and runs). */
-export const FLOW_PALETTE = [
-  '#1f77b4', '#e8590c', '#2b8a3e', '#c2255c', '#7048e8', '#8c564b',
-  '#0b7285', '#d6336c', '#5c940d', '#364fc7', '#e67700', '#495057',
-] as const;
+export const FLOW_PALETTE: string[] = [...DEFAULT_FLOWS];
 
 /** Index into FLOW_PALETTE for a flow id (a multiplicative hash, so neighbouring ids differ). */
 export function flowColorIndex(flow: number): number {
@@ -27,6 +40,8 @@ export const KIND_COLORS: Record<PacketKindCode, string> = {
   [PacketKindCode.Probe]: '#e8590c',
   [PacketKindCode.Control]: '#862e9c',
 };
+const DEFAULT_KINDS = { ...KIND_COLORS };
+const OKABE_KINDS: Record<PacketKindCode, string> = { [PacketKindCode.Data]: O.blue, [PacketKindCode.Ack]: O.green, [PacketKindCode.Probe]: O.orange, [PacketKindCode.Control]: O.purple };
 
 /** How packets can be coloured in the network view. */
 export type ColorBy = 'flow' | 'kind' | 'priority';
@@ -36,7 +51,9 @@ export type ColorBy = 'flow' | 'kind' | 'priority';
  * sub-queue index (0 first), or a pFabric rank bucket (see
  * {@link priorityColorIndex}).
  */
-export const PRIORITY_PALETTE = ['#c92a2a', '#e8590c', '#f59f00', '#2b8a3e', '#1971c2', '#5f3dc4', '#868e96', '#343a40'] as const;
+export const PRIORITY_PALETTE: string[] = ['#c92a2a', '#e8590c', '#f59f00', '#2b8a3e', '#1971c2', '#5f3dc4', '#868e96', '#343a40'];
+const DEFAULT_PRIORITIES = [...PRIORITY_PALETTE];
+const OKABE_PRIORITIES = [O.vermillion, O.orange, O.yellow, O.green, O.sky, O.blue, O.purple, O.black];
 
 /** pFabric rank buckets (remaining flow bytes), upper bounds, for the legend. */
 export const PFABRIC_RANK_BOUNDS = [10e3, 100e3, 1e6, 10e6] as const;
@@ -65,7 +82,7 @@ export const KIND_NAMES: Record<PacketKindCode, string> = {
 };
 
 /** Other colours of the network view. */
-export const COLORS = {
+export const COLORS: Record<'link' | 'linkSelected' | 'host' | 'switchFill' | 'switchStroke' | 'queue' | 'queueOverK' | 'queueBack' | 'drop' | 'mark' | 'label' | 'rate', string> = {
   link: '#aab4bf',
   linkSelected: '#1c7ed6',
   host: '#5f6b78',
@@ -78,7 +95,9 @@ export const COLORS = {
   mark: '#f59f00',
   label: '#1b1f24',
   rate: '#2b8a3e',
-} as const;
+};
+const DEFAULT_COLORS = { ...COLORS };
+const OKABE_COLORS = { ...COLORS, linkSelected: O.blue, queue: O.blue, queueOverK: O.vermillion, drop: O.vermillion, mark: O.orange, rate: O.green };
 
 /** Colours of the runs in the charts, by protocol so a protocol keeps its colour everywhere. */
 const PROTOCOL_COLORS: Record<string, string> = {
@@ -96,7 +115,32 @@ const PROTOCOL_COLORS: Record<string, string> = {
 };
 const SPARE = ['#d6336c', '#5c940d', '#364fc7', '#e67700'];
 
-/** The colour of run `i` running `protocol` in the charts. */
+/** Okabe-Ito run colours, by the run's place on the page (at most 4 protocols and a branch: always distinct). */
+const OKABE_RUNS = [O.blue, O.vermillion, O.green, O.purple, O.orange, O.sky, O.black];
+
+let current: PaletteName = 'default';
+
+/** The colour scheme in use. */
+export function paletteName(): PaletteName {
+  return current;
+}
+
+/**
+ * Switches every colour table to a scheme, in place: the network view
+ * draws with it from its next frame; components that colour at render
+ * time (charts, legend) must re-render (the page remounts them).
+ */
+export function applyPalette(name: PaletteName) {
+  current = name;
+  const ok = name === 'okabe-ito';
+  FLOW_PALETTE.splice(0, FLOW_PALETTE.length, ...(ok ? OKABE_FLOWS : DEFAULT_FLOWS));
+  PRIORITY_PALETTE.splice(0, PRIORITY_PALETTE.length, ...(ok ? OKABE_PRIORITIES : DEFAULT_PRIORITIES));
+  Object.assign(KIND_COLORS, ok ? OKABE_KINDS : DEFAULT_KINDS);
+  Object.assign(COLORS, ok ? OKABE_COLORS : DEFAULT_COLORS);
+}
+
+/** The colour of run `i` running `protocol` in the charts: by protocol (so it keeps its colour everywhere), or, colour-blind-safe, by place. */
 export function runColor(protocol: string, i: number): string {
+  if (current === 'okabe-ito') return OKABE_RUNS[i % OKABE_RUNS.length];
   return PROTOCOL_COLORS[protocol.toLowerCase()] ?? SPARE[i % SPARE.length];
 }

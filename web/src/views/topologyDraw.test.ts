@@ -68,6 +68,20 @@ describe('placing packets in flight', () => {
   });
 });
 
+describe('reduced motion', () => {
+  it('packets jump: one place for a whole flight, where a gliding packet moves', () => {
+    const run = { ...busyRun(0), inFlight: [{ port: 0, flow: 1, packetKind: PacketKindCode.Data, prio: 0, startPs: 1000, endPs: 2000 }] };
+    const L = layoutTopology(topo, 900, 380);
+    const at = (t: number, jump: boolean) => {
+      const s = new PacketScratch();
+      expect(placePackets(run, L, topo, t, 'flow', s, jump)).toBe(1);
+      return [s.xy[0], s.xy[1]];
+    };
+    expect(at(1100, false)).not.toEqual(at(1900, false));
+    expect(at(1100, true)).toEqual(at(1900, true));
+  });
+});
+
 describe('drawing a frame', () => {
   it('batches by colour: the number of fills does not grow with the packets', () => {
     const L = layoutTopology(topo, 900, 380);

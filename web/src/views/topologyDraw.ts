@@ -20,6 +20,8 @@ export interface DrawOptions {
   bufferBytes: number;
   /** Bars above this are red (ECN marking threshold K); a tick marks it on every bar. */
   ecnThresholdBytes?: number;
+  /** Reduced motion (`prefers-reduced-motion`): packets jump to the middle of their link instead of gliding, drops do not flash. */
+  reducedMotion?: boolean;
   /** Ports whose link is down (faults), drawn red and dashed. */
   downPorts?: ReadonlySet<number>;
   /** Zoom transform (d3-zoom): screen = world * k + (x, y). */
@@ -58,7 +60,7 @@ const KIND_ORDER = [PacketKindCode.Data, PacketKindCode.Ack, PacketKindCode.Prob
  * its link from startPs to endPs, at the linear fraction of that span).
  * Fills `s` and returns the number of packets.
  */
-export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs: number, colorBy: ColorBy, s: PacketScratch): number {
+export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs: number, colorBy: ColorBy, s: PacketScratch, jump = false): number {
   const deps = run.inFlight;
   s.ensure(deps.length);
   let c = 0;
@@ -66,7 +68,7 @@ export function placePackets(run: RunState, L: TopoLayout, topo: Topology, nowPs
   for (let i = 0; i < deps.length; i++) {
     const d = deps[i];
     if (d.startPs > nowPs || nowPs >= d.endPs || d.port < 0 || d.port >= np) continue;
-    packetXY(L, topo, d.port, (nowPs - d.startPs) / (d.endPs - d.startPs), s.xy, 2 * c);
+    packetXY(L, topo, d.port, jump ? 0.5 : (nowPs - d.startPs) / (d.endPs - d.startPs), s.xy, 2 * c);
     s.flow[c] = d.flow;
     s.kind[c] = d.packetKind;
     s.color[c] =
@@ -269,7 +271,7 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
   }
 
   // Packets in flight, bucketed by colour: data as dots, the rest as small squares.
-  const n = placePackets(run, L, topo, o.nowPs, o.colorBy, s);
+  const n = placePackets(run, L, topo, o.nowPs, o.colorBy, s, o.reducedMotion);
   if (n) {
     const colors = o.colorBy === 'flow' ? FLOW_PALETTE : o.colorBy === 'priority' ? PRIORITY_PALETTE : KIND_ORDER.map((kd) => KIND_COLORS[kd]);
     const start = new Int32Array(colors.length + 1);
@@ -310,7 +312,7 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
         const age = o.nowPs - e.tPs;
         if (age < 0 || age >= EVENT_LINGER_PS) continue;
         const f = age / EVENT_LINGER_PS;
-        const alpha = (1 - f) * (kind === 'drop' ? 0.65 + 0.35 * Math.cos(f * 8 * Math.PI) : 1);
+        const alpha = (1 - f) * (kind === 'drop' && !o.reducedMotion ? 0.65 + 0.35 * Math.cos(f * 8 * Math.PI) : 1);
         // Just outside the node, on the link.
         const [tx, ty] = portTarget(L, topo, e.port);
         const dx = tx - L.portX[e.port];
