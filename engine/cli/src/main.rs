@@ -81,6 +81,11 @@ enum Cmd {
         /// Only benchmarks whose name contains this.
         #[arg(long)]
         filter: Option<String>,
+        /// The long-run set instead (issue 21): 30,000 and 100,000 web
+        /// search flows under each protocol of the pHost paper, with mean
+        /// slowdown, utilization and the stability flag (about 20 minutes).
+        #[arg(long)]
+        long: bool,
     },
     /// One benchmark in this process (used by `bench` to measure memory).
     #[command(hide = true)]
@@ -217,6 +222,19 @@ const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("left-right-pase-10k", "pase-left-right.json", "pase", Some(10_000)),
 ];
 
+/// The long-run benchmarks (issue 21): do runs of increasing length
+/// converge? Each protocol of the pHost paper on the default fabric.
+const LONG_BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
+    ("websearch-pfabric-30k", "websearch-leaf-spine.json", "pfabric", Some(30_000)),
+    ("websearch-pfabric-100k", "websearch-leaf-spine.json", "pfabric", Some(100_000)),
+    ("websearch-phost-30k", "websearch-leaf-spine.json", "phost", Some(30_000)),
+    ("websearch-phost-100k", "websearch-leaf-spine.json", "phost", Some(100_000)),
+    ("websearch-fastpass-30k", "websearch-leaf-spine.json", "fastpass", Some(30_000)),
+    ("websearch-fastpass-100k", "websearch-leaf-spine.json", "fastpass", Some(100_000)),
+    ("websearch-ideal-30k", "websearch-leaf-spine.json", "ideal", Some(30_000)),
+    ("websearch-ideal-100k", "websearch-leaf-spine.json", "ideal", Some(100_000)),
+];
+
 fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
@@ -293,15 +311,15 @@ fn real_main(cli: Cli) -> Result<(), String> {
             let (out, wall) = run_with_progress(&s, RunOptions::default(), true, None)?;
             println!(
                 "{}",
-                serde_json::json!({"events": out.summary.events, "wall_s": wall, "peak_rss_kb": peak_rss_kb(), "flows": out.summary.flows, "mean_slowdown": out.summary.all.mean_slowdown})
+                serde_json::json!({"events": out.summary.events, "wall_s": wall, "peak_rss_kb": peak_rss_kb(), "flows": out.summary.flows, "mean_slowdown": out.summary.all.mean_slowdown, "throughput_gbps": out.summary.throughput_gbps, "stable": out.summary.stable})
             );
             Ok(())
         }
-        Cmd::Bench { scenarios, filter } => {
+        Cmd::Bench { scenarios, filter, long } => {
             let dir = find_scenarios(scenarios);
             let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-            println!("{:<26} {:>12} {:>14} {:>10} {:>12} {:>14}", "benchmark", "events", "events/s", "wall s", "peak MB", "mean slowdown");
-            for (name, file, proto, flows) in BENCHMARKS {
+            println!("{:<26} {:>12} {:>14} {:>10} {:>12} {:>14}{}", "benchmark", "events", "events/s", "wall s", "peak MB", "mean slowdown", if long { "  throughput Gbps  stable" } else { "" });
+            for (name, file, proto, flows) in if long { LONG_BENCHMARKS } else { BENCHMARKS } {
                 if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
                     continue;
                 }
@@ -318,7 +336,8 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 let ev = v["events"].as_u64().unwrap_or(0);
                 let wall = v["wall_s"].as_f64().unwrap_or(0.0);
                 let mb = v["peak_rss_kb"].as_u64().map(|k| k as f64 / 1024.0).unwrap_or(f64::NAN);
-                println!("{:<26} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}", name, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
+                let extra = if long { format!("  {:>15.1}  {}", v["throughput_gbps"].as_f64().unwrap_or(f64::NAN), v["stable"]) } else { String::new() };
+                println!("{:<26} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}{extra}", name, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
             }
             Ok(())
         }
