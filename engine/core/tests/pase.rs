@@ -28,7 +28,7 @@ use dcsim_core::protocol::pase::{arbitrate, Arbitrator, Decision, Pase};
 use dcsim_core::queue::setup::PortSetup;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::{SimConfig, Simulation};
-use dcsim_core::trace::TraceKind;
+use dcsim_core::trace::{ControlEvent, TraceKind};
 use dcsim_core::units::SimTime;
 use dcsim_core::workload::{BackgroundFlow, FlowGenerator};
 use dcsim_core::{RunOptions, Scenario};
@@ -207,8 +207,8 @@ fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
     while sim.run_until(sim.now() + SimTime::from_us(200)) && sim.now() < SimTime::from_ms(40) {
         for e in sim.trace.drain() {
             match e.kind {
-                TraceKind::Control { flow, what: "pase_probe" } if flow == low => probes.push(e.t_ps),
-                TraceKind::Decision { flow, what: "pase_decision", queue: Some(queue), .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
+                TraceKind::Control { flow, what: ControlEvent::PaseProbe } if flow == low => probes.push(e.t_ps),
+                TraceKind::Decision { flow, what: ControlEvent::PaseDecision, queue: Some(queue), .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
                 TraceKind::FlowFinish { flow } if flow == high => high_done = Some(e.t_ps),
                 _ => {}
             }
