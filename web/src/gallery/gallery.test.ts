@@ -51,7 +51,7 @@ describe('verdict against a relative claim', () => {
   it('agrees when every ratio is in the range', () => {
     const v = verdict('pase', [claim], sim({ pase: [[0.1, 5], [0.5, 4]], dctcp: [[0.1, 10], [0.5, 10]] }), xText);
     expect(v.status).toBe('agrees');
-    expect(v.text).toMatch(/^agrees \(within 5%\): pase \/ dctcp 0\.5 at x = 0\.1, paper: 0\.3 to 0\.6/);
+    expect(v.text).toBe("agrees (within 5%): pase / dctcp 0.4 to 0.5 over 2 points, paper: 0.3 to 0.6 (PASE 40% to 70% below DCTCP)");
   });
   it('differs by the distance past the nearest bound, at the worst x', () => {
     const v = verdict('pase', [claim], sim({ pase: [[0.1, 5], [0.5, 7.8]], dctcp: [[0.1, 10], [0.5, 10]] }), xText);
@@ -66,7 +66,7 @@ describe('verdict against a relative claim', () => {
     const ordering: Published = { kind: 'ratio', series: 'd3', reference: 'pdq', lo: 0, hi: 1, xMin: 5, claim: 'D3 below PDQ', tolerance: 0, source: src };
     const v = verdict('d3', [ordering], sim({ d3: [[2, 1], [6, 0.8], [10, 0.7]], pdq: [[2, 0.9], [6, 0.9]] }), xText);
     expect(v.status).toBe('agrees');
-    expect(v.text).toMatch(/^agrees: d3 \/ pdq 0\.8889 at x = 6/);
+    expect(v.text).toMatch(/^agrees: d3 \/ pdq 0\.8889 at x = 6, paper: at most 1 \(D3 below PDQ\)$/);
     expect(verdict('d3', [ordering], sim({ d3: [[6, 1]], pdq: [] }), xText).status).toBe('pending');
   });
   it('measures how far outside a range a ratio lies', () => {

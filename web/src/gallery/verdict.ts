@@ -40,6 +40,9 @@ interface Cmp {
   diff: number;
   tolerance: number;
   words: string;
+  /** For a ratio claim: the ratio, and the claim (to quote the range of ratios when all agree). */
+  ratio?: number;
+  claim?: Published;
 }
 
 /**
@@ -71,7 +74,7 @@ export function verdict(series: string, published: Published[], sim: Map<string,
         const r = ref.get(x);
         if (r === undefined || r === 0) continue;
         const ratio = v / r;
-        cmps.push({ x, diff: outside(ratio, p.lo, p.hi), tolerance: p.tolerance, words: `${series} / ${p.reference} ${num(ratio)} at ${xText(x)}, paper: ${range(p.lo, p.hi)} (${p.claim})` });
+        cmps.push({ x, diff: outside(ratio, p.lo, p.hi), tolerance: p.tolerance, ratio, claim: p, words: `${series} / ${p.reference} ${num(ratio)} at ${xText(x)}, paper: ${range(p.lo, p.hi)} (${p.claim})` });
       }
     }
   }
@@ -86,6 +89,15 @@ export function verdict(series: string, published: Published[], sim: Map<string,
   const agrees = cmps.every((c) => c.diff <= c.tolerance + 1e-12);
   const tol = Math.max(...cmps.map((c) => c.tolerance));
   const head = tol === 0 ? 'agrees' : `agrees (within ${pct(tol)})`;
+  if (agrees && worst.claim?.kind === 'ratio') {
+    // Every ratio of this claim is in range: quote them all, as a range.
+    const c = worst.claim;
+    const rs = cmps.filter((k) => k.claim === c).map((k) => k.ratio!);
+    const lo = Math.min(...rs);
+    const hi = Math.max(...rs);
+    const at = rs.length === 1 ? ` at ${xText(worst.x)}` : ` over ${rs.length} points`;
+    worst.words = `${series} / ${c.reference} ${lo === hi ? num(lo) : `${num(lo)} to ${num(hi)}`}${at}, paper: ${range(c.lo, c.hi)} (${c.claim})`;
+  }
   if (agrees) return { series, status: 'agrees', worst: worst.diff, text: `${head}: ${worst.words}${worst.diff > 0 ? `, ${pct(worst.diff)} off` : ''}${gap}` };
   return { series, status: 'differs', worst: worst.diff, text: `differs by ${pct(worst.diff)} (tolerance ${pct(worst.tolerance)}): ${worst.words}${gap}` };
 }
