@@ -735,6 +735,56 @@ try {
     }
   });
 
+  await check('paper figures: #gallery lists the figures, runs one at its small size with the paper overlay, a verdict per series, a CSV matching the points (axe-clean)', async () => {
+    const pg = await context.newPage();
+    watch(pg, 'gallery');
+    try {
+      await pg.goto(BASE + '#gallery');
+      await pg.getByTestId('gallery').waitFor();
+      for (const id of ['pfabric-websearch', 'phost-workloads', 'pdq-deadlines', 'pase-afct', 'pfabric-incast']) await pg.getByTestId(`gallery-${id}`).waitFor();
+      const before = await axe(pg);
+      assert(before.violations.length === 0, `axe-core on the gallery: ${before.violations.join('\n')}`);
+      // The figure named in the address is the one brought to the eye; following the index link switches the address.
+      await pg.locator('a[href="#gallery=pfabric-incast"]').click();
+      await pg.waitForFunction(() => document.querySelector('[data-testid="gallery-pfabric-incast"]')?.classList.contains('focused'), null, { timeout: 5_000 });
+      const id = 'gallery-pfabric-incast';
+      const chart = `#chart-${id}`;
+      // The paper's point is drawn before anything runs; the series without published values say so.
+      assert((await pg.locator(`${chart} path.paper-point`).count()) === 1, 'no paper point before the run');
+      assert((await pg.getByTestId(`${id}-verdict-dctcp`).innerText()) === 'dctcp: no published values entered', 'dctcp verdict');
+      await pg.getByTestId(`${id}-run`).click();
+      await pg.waitForFunction((id) => /4 of 4 runs · done/.test(document.querySelector(`[data-testid="${id}-progress"]`)?.textContent ?? ''), id, { timeout: 180_000 });
+      const paper = await pg.locator(`${chart} path.paper-point`).evaluateAll((els) => els.map((e) => [e.getAttribute('data-series'), e.getAttribute('data-x'), e.getAttribute('data-value')]));
+      assert(JSON.stringify(paper) === JSON.stringify([['pfabric', '50', '81100']]), `paper points ${JSON.stringify(paper)}`);
+      const legendText = await pg.locator(`${chart} .legend-row text`).allTextContents();
+      assert(legendText.includes('paper'), `no "paper" legend entry: ${legendText}`);
+      const v = pg.getByTestId(`${id}-verdict-pfabric`);
+      const status = await v.getAttribute('data-status');
+      const text = await v.innerText();
+      assert(/^(agrees|differs)$/.test(status ?? '') && /^pfabric: (agrees \(within 3%\)|differs by [\d.]+% \(tolerance 3%\)): [\d.]+ ms against the paper's 81.1 ms at 50 senders/.test(text), `pfabric verdict: ${status} ${text}`);
+      const aria = await pg.locator(chart).getAttribute('aria-label');
+      assert((await pg.locator(chart).getAttribute('role')) === 'img' && aria.includes(text.replace(/^pfabric: /, '')), `chart aria-label does not carry the verdict: ${aria}`);
+      // The CSV: one row per drawn point, the same numbers, and the bytes of dcsim sweep --vary.
+      const dots = await pg.locator(`${chart} circle.gallery-dot`).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-protocol')},${e.getAttribute('data-x')},${e.getAttribute('data-value')}`));
+      const [dl] = await Promise.all([pg.waitForEvent('download'), pg.getByTestId(`${id}-csv`).click()]);
+      const path = join(out, dl.suggestedFilename());
+      await dl.saveAs(path);
+      const csv = readFileSync(path, 'utf8');
+      const [head, ...rows] = csv.trim().split('\n').map((l) => l.split(','));
+      const col = (n) => head.indexOf(n);
+      const fromCsv = rows.map((r) => `${r[col('protocol')]},${r[col('workload.matrix.senders')]},${Number(r[col('mean_request_us')])}`);
+      assert(dots.length === 4 && JSON.stringify([...dots].sort()) === JSON.stringify([...fromCsv].sort()), `points drawn ${JSON.stringify(dots)} against the CSV ${JSON.stringify(fromCsv)}`);
+      const native = execFileSync(dcsim, ['sweep', join(root, 'scenarios/incast.json'), '--protocols', 'pfabric,dctcp', '--vary', 'workload.matrix.senders=10,50'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      assert(csv === native, 'the figure CSV differs from dcsim sweep --vary');
+      const after = await axe(pg);
+      assert(after.violations.length === 0, `axe-core on the gallery after a run: ${after.violations.join('\n')}`);
+      metrics.gallery = { verdict: text, axe: { before: before.passes, after: after.passes } };
+      await pg.locator(`#${id}`).screenshot({ path: join(out, '17-gallery-incast.png') });
+    } finally {
+      await pg.close();
+    }
+  });
+
   /** Text smaller than `px` in a container (HTML text only: charts scale with their SVG), as "size: text" lines. */
   const smallText = (p, sel, px) =>
     p.evaluate(

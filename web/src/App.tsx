@@ -234,6 +234,9 @@ export function App() {
         <div className="narration" data-testid="narration">
           <strong>{String(sc.name)}</strong> — {String(sc.description ?? '')}
         </div>
+        <a className="gallery-link" href="#gallery" data-testid="gallery-open">
+          Paper figures
+        </a>
       </header>
       {notice && <div className="banner warn">{notice}</div>}
       {s.crashed && (

@@ -12,7 +12,8 @@ import { downloadCsv, downloadSvg } from '../export/download';
 import { runColor } from '../views/palette';
 import { sig } from '../views/format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from '../views/charts/chartFrame';
-import { parseLoads, sweepCsv, sweepPoints, SweepRunner, type SweepResult } from './sweep';
+import { parallelism, parseLoads, sweepCsv, sweepPoints, type SweepResult } from './sweep';
+import { useSweep } from './useSweep';
 
 /** The numbers the chart can plot: a metric and, for slowdowns and FCTs, a size bucket. */
 const PLOTS: { key: string; metric: Metric; scope?: Scope }[] = [
@@ -26,57 +27,20 @@ const PLOTS: { key: string; metric: Metric; scope?: Scope }[] = [
   { key: 'throughput_gbps', metric: 'throughput_gbps' },
 ];
 
-/** Workers a sweep runs at once: the cores but one (for the page), at most 4. */
-function parallelism(): number {
-  const n = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-  return Math.max(1, Math.min(4, n - 1));
-}
-
 /** Sweep controls, progress, chart, table and CSV for `settings`. */
 export function SweepPanel({ settings }: { settings: Settings }) {
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('0.2, 0.4, 0.6, 0.8');
   const [plot, setPlot] = useState('mean_slowdown');
-  const [results, setResults] = useState<(SweepResult | undefined)[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-  const runner = useRef<SweepRunner | null>(null);
+  const { run, running, error, done, finished, start: startPoints, cancel, reset } = useSweep();
+  const results = run?.results ?? null;
   const parsed = parseLoads(text);
   // New settings make an old sweep stale: drop it (and stop one running).
-  useEffect(() => {
-    runner.current?.cancel();
-    setResults(null);
-    setRunning(false);
-    setError(null);
-  }, [settings]);
-  useEffect(() => () => runner.current?.cancel(), []);
+  useEffect(() => reset(), [settings, reset]);
 
   const start = () => {
-    if ('error' in parsed) return;
-    runner.current?.cancel();
-    const points = sweepPoints(settings, parsed.loads);
-    setError(null);
-    setResults(points.map(() => undefined));
-    setRunning(true);
-    runner.current = new SweepRunner(points, parallelism(), {
-      onProgress: (r) => setResults(r),
-      onDone: (r) => {
-        setResults(r);
-        setRunning(false);
-      },
-      onError: (m) => {
-        setError(m);
-        setRunning(false);
-      },
-    });
-    runner.current.start();
+    if (!('error' in parsed)) startPoints(sweepPoints(settings, parsed.loads));
   };
-  const cancel = () => {
-    runner.current?.cancel();
-    setRunning(false);
-  };
-  const done = results?.filter((r) => r).length ?? 0;
-  const finished = !!results && done === results.length;
   const which = PLOTS.find((p) => p.key === plot)!;
 
   if (!open) {

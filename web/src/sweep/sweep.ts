@@ -12,6 +12,12 @@ import { scenarioFor, type Protocol, type ScenarioJson, type Settings } from '..
 /** Most loads one sweep takes (each costs a full run per protocol). */
 export const MAX_SWEEP_LOADS = 12;
 
+/** Workers a sweep runs at once: the cores but one (for the page), at most 4. */
+export function parallelism(): number {
+  const n = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+  return Math.max(1, Math.min(4, n - 1));
+}
+
 /** Reads a comma-separated list of loads, each in (0, 1]; an error names the bad entry. */
 export function parseLoads(text: string): { loads: number[] } | { error: string } {
   const parts = text
@@ -37,6 +43,8 @@ export interface SweepPoint {
   protocol: Protocol;
   load: number;
   scenario: ScenarioJson;
+  /** How messages name the point (default "PROTOCOL at load L"). */
+  label?: string;
 }
 
 /** The grid of runs, in `dcsim sweep`'s order: each protocol at every load. */
@@ -102,7 +110,7 @@ export class SweepRunner {
     if (this.stopped || this.next >= this.points.length) return;
     const i = this.next++;
     const point = this.points[i];
-    const label = `${point.protocol} at load ${point.load}`;
+    const label = point.label ?? `${point.protocol} at load ${point.load}`;
     const client: SimClient = new SimClient({
       onMessage: (m: WorkerResponse) => {
         if (this.stopped) return;
