@@ -17,6 +17,7 @@
 
 pub mod cc;
 pub mod fastpass;
+pub mod flow_table;
 pub mod ideal;
 pub mod optimal_deadline;
 pub mod params;

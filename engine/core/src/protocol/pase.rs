@@ -545,7 +545,7 @@ impl Pase {
 
     /// The source arbitrates its own links and sends the request on.
     fn start_round(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) -> Decision {
-        let remaining = self.win.senders[flow.idx()].remaining_bytes();
+        let remaining = self.win.senders.get(flow.idx()).map_or(0, |s| s.remaining_bytes());
         self.flows[flow.idx()].demand = self.demand(flow, remaining);
         let deadline_us = self.flows[flow.idx()].deadline_us;
         let d = self.decide_stop(flow, 0, remaining, deadline_us, 0, io.now);
@@ -598,7 +598,8 @@ impl Pase {
         let rtt = self.flows[flow.idx()].rtt;
         let pase = self.p.rate_control == PaseRateControl::Pase;
         let lowest_grows = self.p.lowest_queue_grows;
-        let s = &mut self.win.senders[flow.idx()];
+        // A retired flow (every packet acknowledged) has nothing to apply.
+        let Some(s) = self.win.senders.get_mut(flow.idx()) else { return };
         s.class = d.queue;
         if pase {
             let mode = if d.queue == 0 {
@@ -767,14 +768,14 @@ impl Protocol for Pase {
         self.flows.push(FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, sender_done: false, receiver_done: false });
         self.win.add_flow(f);
         let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
-        self.win.senders[f.id.idx()].probe_interval = probe;
+        self.win.senders.get_mut(f.id.idx()).expect("just added").probe_interval = probe;
         // Bottom-up: the source's own decision at once (PASE-DCTCP keeps its
         // initial window and only takes the queue).
         let d = self.start_round(f.id, io);
         if self.p.rate_control == PaseRateControl::Pase {
             self.apply(f.id, d, io);
         } else {
-            self.win.senders[f.id.idx()].class = d.queue;
+            self.win.senders.get_mut(f.id.idx()).expect("just added").class = d.queue;
             self.win.send_window(f.id, io);
         }
         io.set_timer(io.now + self.update_interval(f.id), PaseTimer::Update(f.id));
@@ -789,7 +790,7 @@ impl Protocol for Pase {
             PacketKind::Ack => {
                 let flow = p.flow;
                 self.win.handle_packet(p, io);
-                if self.win.senders[flow.idx()].done() {
+                if self.win.sender_done(flow) {
                     self.sender_finished(flow, io);
                 }
             }

@@ -11,6 +11,7 @@
 //! ACK, the packet it got (a selective ACK), its ECN mark and timestamp.
 
 use super::cc::{CongestionControl, Controller, D2tcp, Dctcp, L2dct, NewReno, PFabric, PaseHost};
+use super::flow_table::FlowTable;
 use super::scoreboard::Scoreboard;
 use super::timer::{Fired, LazyTimer, RttEstimator};
 use super::{Io, Protocol};
@@ -208,20 +209,21 @@ impl Receiver {
 #[derive(Clone)]
 pub struct WindowTransport {
     cfg: WindowConfig,
-    /// Sender state, indexed by flow id.
-    pub senders: Vec<Sender>,
-    receivers: Vec<Receiver>,
+    /// Sender state by flow id, until the flow's last ACK (then retired,
+    /// with its receiver: memory follows the live flows).
+    pub senders: FlowTable<Sender>,
+    receivers: FlowTable<Receiver>,
 }
 
 impl WindowTransport {
     /// A transport with `cfg`.
     pub fn new(cfg: WindowConfig) -> Self {
-        WindowTransport { cfg, senders: Vec::new(), receivers: Vec::new() }
+        WindowTransport { cfg, senders: FlowTable::default(), receivers: FlowTable::default() }
     }
 
     fn on_ack<T: From<FlowId>>(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<T>) {
         let cfg = &self.cfg;
-        let s = &mut self.senders[flow.idx()];
+        let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() {
             return;
         }
@@ -235,6 +237,9 @@ impl WindowTransport {
         }
         let newly = s.sb.on_ack(h.cum_ack, h.sack);
         if s.sb.done() {
+            // Every packet acknowledged (so received): forget the flow.
+            self.senders.retire(flow.idx());
+            self.receivers.retire(flow.idx());
             return;
         }
         // Loss detection by duplicate ACKs (not for pFabric).
@@ -306,7 +311,7 @@ impl WindowTransport {
     /// Sends while the pipe is below the window.
     pub fn send_window<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let (ecn, prioritized) = (self.cfg.control.dctcp().is_some(), self.cfg.control.prioritized());
-        let s = &mut self.senders[flow.idx()];
+        let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() || s.probe_mode {
             return;
         }
@@ -337,7 +342,7 @@ impl WindowTransport {
 
     fn on_timeout<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
-        let s = &mut self.senders[flow.idx()];
+        let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if cfg.control.probes_instead_of_retransmitting(s) {
             // PASE (section 3.2): in the lowest queue packets may wait long
             // behind higher queues; instead of retransmitting, send a
@@ -445,9 +450,8 @@ impl WindowTransport {
     /// Starts a flow's sender and receiver (without sending: see
     /// [`WindowTransport::send_window`]).
     pub fn add_flow(&mut self, f: &FlowSpec) {
-        debug_assert_eq!(f.id.idx(), self.senders.len());
-        self.senders.push(Sender::new(f, &self.cfg));
-        self.receivers.push(Receiver::new(f.size));
+        self.senders.push(f.id.idx(), Sender::new(f, &self.cfg));
+        self.receivers.push(f.id.idx(), Receiver::new(f.size));
     }
     /// A data packet, probe or ACK of a window transport reached its host.
     pub fn handle_packet<T: From<FlowId>>(&mut self, p: Packet, io: &mut Io<T>) {
@@ -455,18 +459,26 @@ impl WindowTransport {
         match p.kind {
             PacketKind::Ack => self.on_ack(p.flow, h, p.sent_at, io),
             PacketKind::Data | PacketKind::Probe => {
-                let r = &mut self.receivers[p.flow.idx()];
                 let mut sack = u32::MAX;
-                if p.kind == PacketKind::Data {
-                    sack = p.seq;
-                    if r.receive(p.seq) {
-                        io.flow_done(p.flow);
+                // A retired flow (its sender has every ACK) still answers a
+                // late duplicate, as before: the ACK crosses the network,
+                // and the retired sender ignores it.
+                let mut cum = u32::MAX;
+                if let Some(r) = self.receivers.get_mut(p.flow.idx()) {
+                    if p.kind == PacketKind::Data {
+                        sack = p.seq;
+                        if r.receive(p.seq) {
+                            io.flow_done(p.flow);
+                        }
                     }
+                    cum = r.cum;
+                } else if p.kind == PacketKind::Data {
+                    sack = p.seq;
                 }
                 let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
                 ack.rank = 0; // ACKs are the most urgent (pFabric ns-2: prio 0)
                 ack.sent_at = p.sent_at; // timestamp echo
-                ack.header = Header::Window(WindowHeader { cum_ack: r.cum, sack, ece: p.ecn.ce });
+                ack.header = Header::Window(WindowHeader { cum_ack: cum, sack, ece: p.ecn.ce });
                 io.send(ack);
             }
             PacketKind::Control => {}
@@ -474,7 +486,7 @@ impl WindowTransport {
     }
     /// A flow's retransmission timer fired.
     pub fn handle_timer<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
-        let s = &mut self.senders[flow.idx()];
+        let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() {
             return;
         }
@@ -486,7 +498,12 @@ impl WindowTransport {
     }
     /// True when the receiver of `flow` holds every packet.
     pub fn receiver_done(&self, flow: FlowId) -> bool {
-        self.receivers[flow.idx()].count == self.receivers[flow.idx()].n
+        self.receivers.get(flow.idx()).is_none_or(|r| r.count == r.n)
+    }
+    /// True once every packet of `flow` is acknowledged (also once the
+    /// flow is retired).
+    pub fn sender_done(&self, flow: FlowId) -> bool {
+        self.senders.get(flow.idx()).is_none_or(|s| s.done())
     }
 }
 
