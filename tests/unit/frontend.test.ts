@@ -146,7 +146,7 @@ describe('run state', () => {
       const completions = new Float64Array(e.take_completions());
       total += completions.length / 7;
       r = applyFrame(r, {
-        type: 'frame', reset: false, replayed: 0, timeline: JSON.parse(e.timeline_json()), nowPs: e.now_ps(), nextPs: e.next_event_ps(), events: e.events(), done: e.progress()[0], total: e.progress()[1], running: true,
+        type: 'frame', reset: false, replayed: 0, timeline: JSON.parse(e.timeline_json()), nowPs: e.now_ps(), nextPs: e.next_event_ps(), events: e.events(), done: e.progress()[0], total: e.progress()[1], running: true, end: null,
         queueBytes: new Float64Array(e.queue_bytes()), trace: new Float64Array(e.take_trace()), traceDropped: 0, completions, inspect: null, wallMs: 1,
       });
       for (const d of r.inFlight) expect(d.endPs).toBeGreaterThan(r.nowPs);
@@ -164,7 +164,7 @@ describe('notable events', () => {
     for (let i = 0; i < 5000; i++) recs.push(2 + i, TraceCode.Enqueue, 3, 9, i, PacketKindCode.Data, 0, 0, 0);
     recs.push(9000, TraceCode.FlowFinish, -1, 9, 0, 0, 0, 0, 0);
     const r = applyFrame(emptyRun('pfabric'), {
-      type: 'frame', reset: false, replayed: 0, timeline: { coarse: 1, fine: 0, bytes: 0, budget_bytes: 0, interval_events: 1, explored_ps: 0, explored_all: false }, nowPs: 9000, nextPs: 9001, events: 5002, done: 1, total: 2, running: true,
+      type: 'frame', reset: false, replayed: 0, timeline: { coarse: 1, fine: 0, bytes: 0, budget_bytes: 0, interval_events: 1, explored_ps: 0, explored_all: false }, nowPs: 9000, nextPs: 9001, events: 5002, done: 1, total: 2, running: true, end: null,
       queueBytes: new Float64Array(1), trace: new Float64Array(recs), traceDropped: 0, completions: new Float64Array(0), inspect: null, wallMs: 1,
     });
     expect(r.log).toHaveLength(200);

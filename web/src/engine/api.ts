@@ -142,7 +142,16 @@ export interface TimelineStats {
   explored_all: boolean;
 }
 
-/** One slice of a run, sent by the worker after each `advance` or `seek`. */
+/** The end of a run: the summary and the CSVs `dcsim run` writes. */
+export interface RunEnd {
+  summary: Summary;
+  flowsCsv: string;
+  summaryCsv: string;
+  /** Wall time the worker spent on the last slice and the summary, ms. */
+  wallMs: number;
+}
+
+/** One slice of a run: the worker's answer to `advance`, `seek`, `finish` (and `inspect`). */
 export interface Frame {
   type: 'frame';
   /**
@@ -162,8 +171,10 @@ export interface Frame {
   events: number;
   done: number;
   total: number;
-  /** False once the run is over (a `finished` message follows). */
+  /** False once the run is over (then `end` holds its summary). */
   running: boolean;
+  /** The run's summary and CSVs when this slice reached its end, else null. */
+  end: RunEnd | null;
   /** Bytes buffered per port, by port id. */
   queueBytes: Float64Array;
   /** TRACE_WIDTH numbers per record, time-ordered; empty when tracing is off. */
@@ -190,7 +201,7 @@ export interface AdvanceRequest {
   maxWallMs: number;
 }
 
-/** Messages from the page to a worker. */
+/** Requests from the page to a worker; each is answered by one reply (`Replies`) or an error. */
 export type WorkerRequest =
   /** `budgetBytes`: memory the worker's checkpoints may hold. */
   | { type: 'load'; scenario: unknown; trace: boolean; budgetBytes?: number }
@@ -199,22 +210,74 @@ export type WorkerRequest =
   | { type: 'seek'; tPs: number }
   /** Change the memory the checkpoints may hold (thinning them at once). */
   | { type: 'budget'; bytes: number }
+  /** Include this port's buffer in every frame (null: none). */
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
   | { type: 'flow'; flow: number }
+  /** Run to the end: the reply's frame carries the summary (`end`). */
   | { type: 'finish' }
   /** Check scenarios with the engine's own validation (no run is kept): the answer is `checked`. */
   | { type: 'check'; scenarios: unknown[] };
 
-/** Messages from a worker to the page. */
-export type WorkerResponse =
-  | { type: 'loaded'; topology: Topology; scenario: Record<string, unknown> }
-  | Frame
-  | { type: 'finished'; summary: Summary; flowsCsv: string; summaryCsv: string; wallMs: number }
-  /** The worker explored further ahead while idle (time travel's checkpoints). */
-  | { type: 'explored'; timeline: TimelineStats }
-  /** Answer to a `flow` request: null when the flow has not arrived yet. */
-  | { type: 'flow'; flow: number; info: FlowInfo | null }
-  /** Answer to `check`: the engine's message for the first scenario it refuses (null: all valid). */
-  | { type: 'checked'; error: string | null }
-  | { type: 'error'; message: string; during: WorkerRequest['type'] | 'init' };
+/** Answer to `load`: the run is prepared at time zero. */
+export interface Loaded {
+  type: 'loaded';
+  topology: Topology;
+  scenario: Record<string, unknown>;
+}
+/** Answer to a `flow` request: null when the flow has not arrived yet. */
+export interface FlowReply {
+  type: 'flow';
+  flow: number;
+  info: FlowInfo | null;
+}
+/** Answer to `check`: the engine's message for the first scenario it refuses (null: all valid). */
+export interface Checked {
+  type: 'checked';
+  error: string | null;
+}
+/** Answer to a request that returns nothing (`budget`, `trace`; `inspect` when no run is going). */
+export interface Done {
+  type: 'done';
+}
+/** The engine refused a request (or could not start): its message. */
+export interface WorkerFailure {
+  type: 'error';
+  message: string;
+  during: WorkerRequest['type'] | 'init';
+}
+/** The worker explored further ahead while idle (time travel's checkpoints). */
+export interface Explored {
+  type: 'explored';
+  timeline: TimelineStats;
+}
+
+/** What the worker answers each request type with (what `SimClient.request` resolves to). */
+export interface Replies {
+  load: Loaded;
+  advance: Frame;
+  seek: Frame;
+  finish: Frame;
+  /** A frame with the port's buffer while the run goes on, else `done`. */
+  inspect: Frame | Done;
+  flow: FlowReply;
+  check: Checked;
+  budget: Done;
+  trace: Done;
+}
+
+/** The reply to request `R`. */
+export type ReplyTo<R extends WorkerRequest> = Replies[R['type']];
+
+/** A request as it travels to the worker: `id` is echoed on its reply. */
+export type WorkerEnvelope = WorkerRequest & { id: number };
+
+/** Messages the worker sends unasked (no id): exploration progress, and an exploration that failed. */
+export type Unsolicited = Explored | WorkerFailure;
+
+/**
+ * Messages from a worker to the page: exactly one reply per request,
+ * carrying the request's id (an error when the engine refused it), and
+ * unsolicited messages without one.
+ */
+export type WorkerResponse = ((Replies[keyof Replies] | WorkerFailure) & { id: number }) | Unsolicited;

@@ -1,24 +1,67 @@
-// The page's handle on one simulation worker: sends WorkerRequests,
-// delivers WorkerResponses to a listener, reports a crash. The page imports
-// only this and the API types; the engine stays inside the worker.
+// The page's handle on one simulation worker: every request is a promise of
+// its reply, matched by id (the worker echoes it), so running several
+// workers in lockstep is `await Promise.all(...)`. A crash, a restart or
+// dispose rejects every request still waiting: none is left hanging.
+// Messages the worker sends unasked go to a listener. The page imports only
+// this and the API types; the engine stays inside the worker.
 
-import type { AdvanceRequest, WorkerRequest, WorkerResponse } from './api';
+import type { ReplyTo, Unsolicited, WorkerEnvelope, WorkerRequest, WorkerResponse } from './api';
 
-/** What a client tells its owner. */
+/** What a client tells its owner besides replies. */
 export interface ClientListener {
-  onMessage(msg: WorkerResponse): void;
-  /** The worker itself died (an uncaught error or a failed load). */
-  onCrash(message: string): void;
+  /** A message the worker sent unasked (exploration progress, an exploration that failed). */
+  onMessage?(msg: Unsolicited): void;
+  /** The worker itself died (an uncaught error, a script that failed to load, an unreadable message). */
+  onCrash?(message: string): void;
+}
+
+/** The engine refused a request: its own message (a request's promise rejects with this). */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    /** The request it refused (`init`: the engine could not start). */
+    readonly during: WorkerRequest['type'] | 'init',
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** The worker is gone (a request's promise rejects with this): it crashed, or was stopped or restarted. */
+export class WorkerGone extends Error {
+  constructor(
+    message: string,
+    /** True when the worker crashed (false: stopped or restarted by the page). */
+    readonly crashed: boolean,
+  ) {
+    super(message);
+    this.name = 'WorkerGone';
+  }
+}
+
+/** Request types that run the engine: while one is unanswered the client is busy. */
+const MOVES: ReadonlySet<WorkerRequest['type']> = new Set(['load', 'advance', 'seek', 'finish']);
+
+interface Pending {
+  type: WorkerRequest['type'];
+  resolve(reply: unknown): void;
+  reject(e: Error): void;
 }
 
 /** One worker running one engine. */
 export class SimClient {
   private worker: Worker;
-  /** An advance (or finish) is outstanding: its frame has not come back yet. */
-  busy = false;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  /** Set once the worker crashed or was disposed: every request rejects with it. */
+  private gone: WorkerGone | null = null;
 
-  constructor(private listener: ClientListener) {
-    this.worker = SimClient.spawn();
+  /** `spawn` makes the worker (tests pass a fake one). */
+  constructor(
+    private listener: ClientListener = {},
+    private spawn: () => Worker = SimClient.spawn,
+  ) {
+    this.worker = this.spawn();
     this.wire();
   }
 
@@ -27,46 +70,84 @@ export class SimClient {
     return new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'dcsim-engine' });
   }
 
+  /** A request that runs the engine (load, advance, seek, finish) is unanswered. */
+  get busy(): boolean {
+    for (const p of this.pending.values()) if (MOVES.has(p.type)) return true;
+    return false;
+  }
+
+  /** Requests sent and not answered yet. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
   private wire() {
-    this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+    const worker = this.worker;
+    worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      if (worker !== this.worker) return;
       const m = ev.data;
-      if (m.type === 'frame' || m.type === 'error') this.busy = false;
-      if (m.type === 'frame' && !m.running) this.busy = true; // 'finished' follows
-      if (m.type === 'finished') this.busy = false;
-      this.listener.onMessage(m);
+      if (!('id' in m)) return this.listener.onMessage?.(m);
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.type === 'error') p.reject(new EngineError(m.message, m.during));
+      else p.resolve(m);
     };
-    this.worker.onerror = (ev: ErrorEvent) => {
+    worker.onerror = (ev: ErrorEvent) => {
       ev.preventDefault();
-      this.busy = false;
-      this.listener.onCrash(ev.message || 'the simulation worker stopped');
+      if (worker === this.worker) this.crash(ev.message || 'the simulation worker stopped');
     };
-    this.worker.onmessageerror = () => {
-      this.busy = false;
-      this.listener.onCrash('a message from the simulation worker could not be read');
+    worker.onmessageerror = () => {
+      if (worker === this.worker) this.crash('a message from the simulation worker could not be read');
     };
   }
 
-  /** Sends a request. */
-  send(req: WorkerRequest) {
-    if (req.type === 'advance' || req.type === 'finish' || req.type === 'seek') this.busy = true;
-    this.worker.postMessage(req);
+  private crash(message: string) {
+    this.worker.terminate();
+    this.gone = new WorkerGone(message, true);
+    this.listener.onCrash?.(message);
+    this.rejectAll(this.gone);
   }
 
-  /** Asks for one slice. */
-  advance(req: Omit<AdvanceRequest, 'type'>) {
-    this.send({ type: 'advance', ...req });
+  private rejectAll(e: WorkerGone) {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(e);
   }
 
-  /** Replaces a dead (or any) worker with a fresh one. */
+  /**
+   * Sends a request; resolves with its reply (matched by id, whatever the
+   * order replies come in), rejects with `EngineError` when the engine
+   * refuses it and with `WorkerGone` when the worker crashes, restarts or
+   * is disposed first (or already has).
+   */
+  request<R extends WorkerRequest>(req: R): Promise<ReplyTo<R>> {
+    if (this.gone) return Promise.reject(this.gone);
+    const id = this.nextId++;
+    return new Promise<ReplyTo<R>>((resolve, reject) => {
+      this.pending.set(id, { type: req.type, resolve: resolve as (r: unknown) => void, reject });
+      try {
+        this.worker.postMessage({ ...req, id } satisfies WorkerEnvelope);
+      } catch (e) {
+        this.pending.delete(id);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  }
+
+  /** Replaces a dead (or any) worker with a fresh one; requests still waiting are rejected. */
   restart() {
     this.worker.terminate();
-    this.worker = SimClient.spawn();
-    this.busy = false;
+    this.rejectAll(new WorkerGone('the simulation worker was restarted', false));
+    this.gone = null;
+    this.worker = this.spawn();
     this.wire();
   }
 
-  /** Stops the worker for good. */
+  /** Stops the worker for good; requests still waiting (and any later one) are rejected. */
   dispose() {
     this.worker.terminate();
+    this.gone ??= new WorkerGone('the simulation worker was stopped', false);
+    this.rejectAll(this.gone);
   }
 }

@@ -1,11 +1,13 @@
 // The simulation worker: owns one engine (the Rust core compiled to
 // WebAssembly) and advances it in slices on the page's request, so the page
-// never blocks. Every reply is a WorkerResponse (api.ts); typed arrays are
+// never blocks. Every request carries an id and gets exactly one reply
+// with that id (a WorkerResponse, api.ts: the answer, or an error); only
+// exploration's messages come unasked, without one. Typed arrays are
 // transferred, not copied.
 
 import init, { Engine } from '../engine-glue/dcsim_wasm.js';
 import wasmUrl from '../engine-glue/dcsim_wasm_bg.wasm?url';
-import type { AdvanceRequest, Frame, WorkerRequest, WorkerResponse } from './api';
+import type { AdvanceRequest, Frame, RunEnd, WorkerEnvelope, WorkerRequest, WorkerResponse } from './api';
 import { TRACE_WIDTH } from './api';
 
 /** Most trace records one frame carries; the rest are counted, not sent. */
@@ -19,9 +21,10 @@ function post(msg: WorkerResponse, transfer: Transferable[] = []) {
   (self as unknown as Worker).postMessage(msg, transfer);
 }
 
-function fail(e: unknown, during: WorkerRequest['type'] | 'init') {
+/** The engine's error as a reply to request `id` (null: unasked, while exploring). */
+function fail(id: number | null, e: unknown, during: WorkerRequest['type'] | 'init') {
   const message = e instanceof Error ? e.message : String(e);
-  post({ type: 'error', message, during });
+  post(id === null ? { type: 'error', message, during } : { type: 'error', message, during, id });
 }
 
 function frame(wallMs: number, reset = false, replayed = 0): Frame {
@@ -46,6 +49,7 @@ function frame(wallMs: number, reset = false, replayed = 0): Frame {
     done,
     total,
     running: !e.finished() && (nextPs >= 0 || done < total),
+    end: null,
     queueBytes: new Float64Array(e.queue_bytes()),
     trace,
     traceDropped,
@@ -58,20 +62,28 @@ function frame(wallMs: number, reset = false, replayed = 0): Frame {
   };
 }
 
-function sendFrame(f: Frame) {
+function sendFrame(id: number, f: Frame) {
   const t: Transferable[] = [f.queueBytes.buffer, f.trace.buffer, f.completions.buffer];
   if (f.inspect) t.push(f.inspect.subqueueBytes.buffer, f.inspect.packets.buffer);
-  post(f, t);
+  post({ ...f, id }, t);
 }
 
-function finish(wallMs: number) {
+/** The run's summary and CSVs (the engine keeps them once computed). */
+function end(wallMs: number): RunEnd {
   const e = engine!;
   const t0 = performance.now();
   const summary = JSON.parse(e.finish());
-  post({ type: 'finished', summary, flowsCsv: e.flows_csv(), summaryCsv: e.summary_csv(), wallMs: wallMs + performance.now() - t0 });
+  return { summary, flowsCsv: e.flows_csv(), summaryCsv: e.summary_csv(), wallMs: wallMs + performance.now() - t0 };
 }
 
-function advance(req: AdvanceRequest) {
+/** A frame of the run as it is; at the run's end it carries the summary. */
+function frameAt(wall: number, reset = false, replayed = 0): Frame {
+  const f = frame(wall, reset, replayed);
+  if (!f.running) f.end = end(wall);
+  return f;
+}
+
+function advance(req: AdvanceRequest): Frame {
   const e = engine!;
   const t0 = performance.now();
   let alive = true;
@@ -90,8 +102,8 @@ function advance(req: AdvanceRequest) {
   const wall = performance.now() - t0;
   const f = frame(wall);
   f.running = alive;
-  sendFrame(f);
-  if (!alive) finish(wall);
+  if (!alive) f.end = end(wall);
+  return f;
 }
 
 /** Events per exploration slice (about 10-20 ms of work). */
@@ -122,93 +134,91 @@ function exploreSlice() {
   try {
     more = e.explore(EXPLORE_EVENTS);
   } catch (err) {
-    fail(err, 'seek');
+    fail(null, err, 'seek');
     return;
   }
   post({ type: 'explored', timeline: JSON.parse(e.timeline_json()) });
   if (more) scheduleExplore();
 }
 
-self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
-  const req = ev.data;
+self.onmessage = async (ev: MessageEvent<WorkerEnvelope>) => {
+  const { id, ...req } = ev.data as WorkerEnvelope;
   lastRequest = performance.now();
   try {
     ready ??= init({ module_or_path: wasmUrl });
     await ready;
   } catch (e) {
-    fail(e, 'init');
+    fail(id, e, 'init');
     return;
   }
   try {
-    switch (req.type) {
-      case 'load': {
-        engine?.free();
-        engine = null;
-        engine = new Engine(JSON.stringify(req.scenario), req.trace);
-        if (req.budgetBytes !== undefined) engine.set_checkpoint_budget(req.budgetBytes);
-        post({ type: 'loaded', topology: JSON.parse(engine.topology_json()), scenario: JSON.parse(engine.scenario_json()) });
-        break;
-      }
-      case 'budget':
-        engine?.set_checkpoint_budget(req.bytes);
-        break;
-      case 'seek': {
-        if (!engine) throw new Error('no scenario loaded');
-        const t0 = performance.now();
-        const replayed = engine.seek(req.tPs);
-        const wall = performance.now() - t0;
-        const f = frame(wall, true, replayed);
-        sendFrame(f);
-        if (!f.running) finish(wall);
-        break;
-      }
-      case 'advance':
-        if (!engine) throw new Error('no scenario loaded');
-        if (engine.finished()) return;
-        advance(req);
-        break;
-      case 'inspect':
-        inspectPort = req.port;
-        if (engine && !engine.finished()) sendFrame(frame(0));
-        break;
-      case 'flow':
-        if (!engine) throw new Error('no scenario loaded');
-        post({ type: 'flow', flow: req.flow, info: JSON.parse(engine.flow_json(req.flow)) });
-        break;
-      case 'trace':
-        engine?.set_trace(req.on);
-        break;
-      case 'check': {
-        // Preparing a run is the engine's whole validation (scenario fields, then the run's setup).
-        let error: string | null = null;
-        for (const sc of req.scenarios) {
-          try {
-            new Engine(JSON.stringify(sc), false).free();
-          } catch (e) {
-            error = e instanceof Error ? e.message : String(e);
-            break;
-          }
-        }
-        post({ type: 'checked', error });
-        break;
-      }
-      case 'finish':
-        if (!engine) throw new Error('no scenario loaded');
-        if (!engine.finished()) {
-          const t0 = performance.now();
-          while (engine.advance(1 << 20, Infinity, false)) {
-            /* run to the end */
-          }
-          const wall = performance.now() - t0;
-          sendFrame(frame(wall));
-          finish(wall);
-        }
-        break;
-    }
+    answer(id, req as WorkerRequest);
   } catch (e) {
-    fail(e, req.type);
+    fail(id, e, req.type);
   }
   // Quiet time counts from the end of the work (a full-speed slice is long).
   lastRequest = performance.now();
   scheduleExplore();
 };
+
+/** Carries out one request and posts its one reply (api.ts `Replies`). */
+function answer(id: number, req: WorkerRequest) {
+  switch (req.type) {
+    case 'load': {
+      engine?.free();
+      engine = null;
+      engine = new Engine(JSON.stringify(req.scenario), req.trace);
+      if (req.budgetBytes !== undefined) engine.set_checkpoint_budget(req.budgetBytes);
+      post({ type: 'loaded', topology: JSON.parse(engine.topology_json()), scenario: JSON.parse(engine.scenario_json()), id });
+      return;
+    }
+    case 'budget':
+      engine?.set_checkpoint_budget(req.bytes);
+      return post({ type: 'done', id });
+    case 'seek': {
+      if (!engine) throw new Error('no scenario loaded');
+      const t0 = performance.now();
+      const replayed = engine.seek(req.tPs);
+      return sendFrame(id, frameAt(performance.now() - t0, true, replayed));
+    }
+    case 'advance':
+      if (!engine) throw new Error('no scenario loaded');
+      // A run already over answers with its end again (the engine keeps the summary).
+      return sendFrame(id, engine.finished() ? frameAt(0) : advance(req));
+    case 'inspect':
+      inspectPort = req.port;
+      if (engine && !engine.finished()) return sendFrame(id, frame(0));
+      return post({ type: 'done', id });
+    case 'flow':
+      if (!engine) throw new Error('no scenario loaded');
+      return post({ type: 'flow', flow: req.flow, info: JSON.parse(engine.flow_json(req.flow)), id });
+    case 'trace':
+      engine?.set_trace(req.on);
+      return post({ type: 'done', id });
+    case 'check': {
+      // Preparing a run is the engine's whole validation (scenario fields, then the run's setup).
+      let error: string | null = null;
+      for (const sc of req.scenarios) {
+        try {
+          new Engine(JSON.stringify(sc), false).free();
+        } catch (e) {
+          error = e instanceof Error ? e.message : String(e);
+          break;
+        }
+      }
+      return post({ type: 'checked', error, id });
+    }
+    case 'finish': {
+      if (!engine) throw new Error('no scenario loaded');
+      const t0 = performance.now();
+      while (!engine.finished() && engine.advance(1 << 20, Infinity, false)) {
+        /* run to the end */
+      }
+      const wall = performance.now() - t0;
+      const f = frame(wall);
+      f.running = false;
+      f.end = end(wall);
+      return sendFrame(id, f);
+    }
+  }
+}

@@ -7,7 +7,7 @@
 
 import { PROTOCOLS, runsOf, validateSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import { lessonSettings, validateLesson, type Lesson } from '../lessons/lesson';
-import { SimClient } from '../engine/client';
+import { EngineError, SimClient } from '../engine/client';
 
 /** What an accepted file holds: a scenario's settings, or a lesson and the settings it runs. */
 export type Imported = { kind: 'scenario'; settings: Settings } | { kind: 'lesson'; lesson: Lesson; settings: Settings };
@@ -53,21 +53,16 @@ export function parseJson(text: string): { data: unknown } | { errors: FieldErro
  * scenario and the branch's), in a worker of its own that is then
  * stopped: the engine's message for the first it refuses, or null.
  */
-export function engineCheck(settings: Settings): Promise<string | null> {
-  return new Promise((resolve) => {
-    const client: SimClient = new SimClient({
-      onMessage(m) {
-        if (m.type !== 'checked' && m.type !== 'error') return;
-        client.dispose();
-        resolve(m.type === 'checked' ? m.error : m.message);
-      },
-      onCrash(message) {
-        client.dispose();
-        resolve(`the engine could not check the file (${message})`);
-      },
-    });
-    client.send({ type: 'check', scenarios: runsOf(settings).map((r) => r.scenario) });
-  });
+export async function engineCheck(settings: Settings): Promise<string | null> {
+  const client = new SimClient();
+  try {
+    return (await client.request({ type: 'check', scenarios: runsOf(settings).map((r) => r.scenario) })).error;
+  } catch (e) {
+    if (e instanceof EngineError) return e.message;
+    return `the engine could not check the file (${e instanceof Error ? e.message : String(e)})`;
+  } finally {
+    client.dispose();
+  }
 }
 
 /** Where `#src=` points (an http(s) address, or a path on this site), or null when the hash has none. */

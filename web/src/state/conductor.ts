@@ -5,11 +5,14 @@
 //
 // Lockstep: while playing or stepping, every worker is asked to advance to
 // the same simulated time, and the time on screen never passes the slowest
-// worker. At full speed each worker runs flat out on its own (with the
+// worker: each request is a promise of its reply, so a step is
+// `await Promise.all(...)` over the workers, then what the step shows.
+// Answers that arrive after a newer load (another generation) or a crash
+// are ignored. At full speed each worker runs flat out on its own (with the
 // trace off), and the screen shows the earliest of their times.
 
-import type { TimelineStats, Topology, WorkerResponse } from '../engine/api';
-import { SimClient } from '../engine/client';
+import type { Frame, Loaded, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerRequest } from '../engine/api';
+import { EngineError, SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
 import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
@@ -86,10 +89,8 @@ export class Conductor {
   private slots: Slot[] = [];
   private raf = 0;
   private lastTick = 0;
-  /** A pending step: resolves once every slot is idle again. */
-  private onIdle: (() => void) | null = null;
   private fullStart = 0;
-  /** Incremented on every load so late messages of old workers are ignored. */
+  /** Incremented on every load so late answers of old workers are ignored. */
   private generation = 0;
   private seekTarget: number | null = null;
 
@@ -145,7 +146,7 @@ export class Conductor {
     this.seekTarget = seekTo;
     const specs = runsOf(settings);
     const fresh = specs.map((r) => emptyRun(r.label, r.protocol));
-    this.slots = specs.map((_, i) => this.newSlot(i, gen, (m) => this.onMessage(i, m)));
+    this.slots = specs.map((_, i) => this.newSlot(i, gen));
     this.pendingRuns = fresh;
     this.pendingSeek = null;
     this.travelRuns = null;
@@ -165,22 +166,53 @@ export class Conductor {
     });
     const tracing = seekTo === null;
     const budgetBytes = budgetFor(specs.length);
-    specs.forEach((r, i) => this.slots[i].client.send({ type: 'load', scenario: r.scenario, trace: tracing, budgetBytes }));
+    void this.loadAll(specs.map((r) => ({ type: 'load', scenario: r.scenario, trace: tracing, budgetBytes })));
   }
 
-  /** A slot with a fresh worker; messages of an older generation (a later load) are ignored. */
-  private newSlot(i: number, gen: number, onMessage: (m: WorkerResponse) => void): Slot {
-    return {
-      client: new SimClient({
-        onMessage: (m) => gen === this.generation && onMessage(m),
-        onCrash: (msg) => gen === this.generation && this.onCrash(i, msg),
-      }),
-      untilPs: 0,
-      reachedPs: 0,
-      finished: false,
-      topology: null,
-      gotCompletion: false,
-    };
+  /** Loads every slot; once all are loaded, the first frame (or the replay to the seek target). */
+  private async loadAll(reqs: Extract<WorkerRequest, { type: 'load' }>[]) {
+    const gen = this.generation;
+    const loaded = await Promise.all(reqs.map(async (req, i) => {
+      const m = await this.ask(i, req);
+      if (m) this.onLoaded(i, m);
+      return m;
+    }));
+    if (this.current(gen) && loaded.every((m) => m)) await this.afterLoad();
+  }
+
+  /** A slot with a fresh worker; what an older generation's worker (or a replaced branch's) says is ignored. */
+  private newSlot(i: number, gen: number): Slot {
+    const slot: Slot = { client: null!, untilPs: 0, reachedPs: 0, finished: false, topology: null, gotCompletion: false };
+    const mine = () => gen === this.generation && this.slots[i] === slot;
+    slot.client = new SimClient({
+      onMessage: (m) => mine() && this.onUnsolicited(i, m),
+      onCrash: (msg) => mine() && this.onCrash(i, msg),
+    });
+    return slot;
+  }
+
+  /**
+   * Asks slot `i`'s worker. Resolves with the reply, or with null when the
+   * answer no longer counts (a newer load, the slot replaced, the worker
+   * gone: a crash is reported by onCrash) or the engine refused the
+   * request (shown on the run). Never rejects.
+   */
+  private async ask<R extends WorkerRequest>(i: number, req: R): Promise<ReplyTo<R> | null> {
+    const slot = this.slots[i];
+    const gen = this.generation;
+    const mine = () => gen === this.generation && this.slots[i] === slot;
+    try {
+      const reply = await slot.client.request(req);
+      return mine() ? reply : null;
+    } catch (e) {
+      if (e instanceof EngineError && mine()) this.onEngineError(i, e.message, e.during);
+      return null;
+    }
+  }
+
+  /** True while answers asked for in generation `gen` still count (no newer load, no crash). */
+  private current(gen: number): boolean {
+    return gen === this.generation && this.state.crashed === null;
   }
 
   /** Run states being rebuilt by a seek (shown once the replay is there). */
@@ -200,81 +232,75 @@ export class Conductor {
     } else this.setRun(i, f);
   }
 
-  private onMessage(i: number, m: WorkerResponse) {
+  private onLoaded(i: number, m: Loaded) {
+    this.slots[i].topology = m.topology;
+    this.updateRun(i, (r) => ({ ...r, topology: m.topology, scenario: m.scenario }));
+  }
+
+  /** Folds one frame (an answer to advance, seek, finish or inspect) into run `i`. */
+  private onFrame(i: number, m: Frame) {
     const slot = this.slots[i];
-    switch (m.type) {
-      case 'loaded':
-        slot.topology = m.topology;
-        this.updateRun(i, (r) => ({ ...r, topology: m.topology, scenario: m.scenario }));
-        if (this.slots.every((s) => s.topology)) this.afterLoad();
-        break;
-      case 'frame': {
-        const U = slot.untilPs;
-        slot.reachedPs = !m.running ? Infinity : m.nextPs < 0 || m.nextPs > U ? U : m.nowPs;
-        this.noteTimeline(i, m.timeline);
-        if (m.reset) {
-          // Time travel: the worker went to another time; rebuild this run from the frame.
-          slot.finished = !m.running;
-          this.updateRun(i, (r) => applyFrame(rewound(r, m.nowPs), m, m.nowPs));
-          this.afterReply();
-          break;
-        }
-        if (m.completions.length) slot.gotCompletion = true;
-        const display = this.state.mode === 'full' ? m.nowPs : Math.min(this.state.displayPs, m.nowPs);
-        this.updateRun(i, (r) => applyFrame(r, m, display));
-        if (this.state.mode === 'full' && m.running) this.pumpFull(i);
-        else this.afterReply();
-        break;
-      }
-      case 'finished':
-        slot.finished = true;
-        slot.reachedPs = Infinity;
-        this.updateRun(i, (r) => ({ ...r, running: false, summary: m.summary, flowsCsv: m.flowsCsv, summaryCsv: m.summaryCsv }));
-        if (this.slots.every((s) => s.finished)) {
-          const wall = this.state.mode === 'full' ? performance.now() - this.fullStart : this.state.fullSpeedWallMs;
-          this.stopClock();
-          this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
-        }
-        this.afterReply();
-        break;
-      case 'explored':
-        this.noteTimeline(i, m.timeline);
-        break;
-      case 'flow':
-        if (m.flow === this.state.selectedFlow) this.updateRun(i, (r) => ({ ...r, flowInfo: m.info }));
-        break;
-      case 'error':
-        this.updateRun(i, (r) => ({ ...r, error: m.message }));
-        if (m.during === 'load' || m.during === 'init') {
-          this.set({ status: `${runsOf(this.state.settings)[i]?.label}: ${m.message}`, seeking: false });
-        }
-        this.afterReply();
-        break;
+    const U = slot.untilPs;
+    slot.reachedPs = !m.running ? Infinity : m.nextPs < 0 || m.nextPs > U ? U : m.nowPs;
+    this.noteTimeline(i, m.timeline);
+    if (m.reset) {
+      // Time travel: the worker went to another time; rebuild this run from the frame.
+      slot.finished = !m.running;
+      this.updateRun(i, (r) => applyFrame(rewound(r, m.nowPs), m, m.nowPs));
+    } else {
+      if (m.completions.length) slot.gotCompletion = true;
+      const display = this.state.mode === 'full' ? m.nowPs : Math.min(this.state.displayPs, m.nowPs);
+      this.updateRun(i, (r) => applyFrame(r, m, display));
+    }
+    if (m.end) this.onFinished(i, m.end);
+  }
+
+  private onFinished(i: number, m: RunEnd) {
+    const slot = this.slots[i];
+    slot.finished = true;
+    slot.reachedPs = Infinity;
+    this.updateRun(i, (r) => ({ ...r, running: false, summary: m.summary, flowsCsv: m.flowsCsv, summaryCsv: m.summaryCsv }));
+    if (this.slots.every((s) => s.finished)) {
+      const wall = this.state.mode === 'full' ? performance.now() - this.fullStart : this.state.fullSpeedWallMs;
+      this.stopClock();
+      this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
     }
   }
 
-  private afterLoad() {
+  private onUnsolicited(i: number, m: Unsolicited) {
+    if (m.type === 'explored') this.noteTimeline(i, m.timeline);
+    else this.onEngineError(i, m.message, m.during);
+  }
+
+  private onEngineError(i: number, message: string, during: WorkerRequest['type'] | 'init') {
+    this.updateRun(i, (r) => ({ ...r, error: message }));
+    if (during === 'load' || during === 'init') {
+      this.set({ status: `${runsOf(this.state.settings)[i]?.label}: ${message}`, seeking: false });
+    }
+  }
+
+  private async afterLoad() {
     const topo = this.slots[0].topology!;
     this.set({ loaded: true, rttPs: baseRttPs(topo) });
     if (this.state.inspectPort !== null) this.inspect(this.state.inspectPort);
     if (this.seekTarget !== null) {
       const T = this.seekTarget;
-      this.advanceAll(T, Infinity, 1e9, () => {
-        for (const s of this.slots) s.client.send({ type: 'trace', on: true });
-        this.seekTarget = null;
-        this.set({ seeking: false, runs: this.pendingRuns, displayPs: T, status: `at t = ${fmtTime(T)}` });
-      });
+      if (!(await this.advanceAll(T, Infinity, 1e9))) return;
+      this.setTrace(true);
+      this.seekTarget = null;
+      this.set({ seeking: false, runs: this.pendingRuns, displayPs: T, status: `at t = ${fmtTime(T)}` });
     } else {
       // A first frame at time zero (the flows that arrive at once, the empty buffers).
-      this.advanceAll(0, Infinity, SLICE_MS, () => this.set({ status: 'ready: press play (space) or step (→)' }));
+      if (!(await this.advanceAll(0, Infinity, SLICE_MS))) return;
+      this.set({ status: 'ready: press play (space) or step (→)' });
     }
+    this.settle();
   }
 
   private onCrash(i: number, msg: string) {
     this.stopClock();
     if (this.travelRuns) this.set({ runs: this.travelRuns });
     this.travelRuns = null;
-    this.onIdle = null;
     this.set({ crashed: `${runsOf(this.state.settings)[i]?.label}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
   }
 
@@ -297,39 +323,55 @@ export class Conductor {
   private timelineStats: TimelineStats[] = [];
   private timelineShown = 0;
 
-  private afterReply() {
-    if (this.slots.some((s) => s.client.busy)) return;
-    if (this.pendingSeek !== null && !this.state.seeking && this.onIdle === null) {
+  /**
+   * Once no worker is moving (the last answer of a step, a seek or a
+   * full-speed run is in): a seek that waited for it, the selected flow's
+   * refresh, the time on screen at full speed.
+   */
+  private settle() {
+    if (this.state.crashed !== null || this.slots.some((s) => s.client.busy)) return;
+    if (this.pendingSeek !== null && !this.state.seeking) {
       const p = this.pendingSeek;
       this.pendingSeek = null;
-      this.travel(p.tPs, p.what);
+      void this.travel(p.tPs, p.what);
       return;
     }
-    if (this.state.selectedFlow !== null && this.state.mode !== 'full') {
-      for (const s of this.slots) s.client.send({ type: 'flow', flow: this.state.selectedFlow });
-    }
+    if (this.state.selectedFlow !== null && this.state.mode !== 'full') this.refreshFlow(this.state.selectedFlow);
     if (this.state.mode === 'full') {
       this.set({ displayPs: Math.min(...this.slots.map((s, i) => (s.finished ? Infinity : this.runsInUse()[i].nowPs))) });
     }
-    const cb = this.onIdle;
-    this.onIdle = null;
-    cb?.();
   }
 
-  /** Asks every unfinished worker to advance to `untilPs`; `done` runs once all replied. */
-  private advanceAll(untilPs: number, maxEvents: number, maxWallMs: number, done?: () => void, stopOnCompletion = false) {
-    this.onIdle = done ?? null;
-    let sent = false;
-    for (const s of this.slots) {
-      if (s.finished) continue;
+  /**
+   * Lockstep: sends each slot the request `req` gives it (none for null),
+   * folds each frame in as it lands, and resolves once every worker has
+   * answered: false when the answers no longer count (a newer load, a crash).
+   */
+  private async lockstep(req: (s: Slot) => Extract<WorkerRequest, { type: 'advance' | 'seek' | 'finish' }> | null): Promise<boolean> {
+    const gen = this.generation;
+    await Promise.all(
+      this.slots.map(async (s, i) => {
+        const r = req(s);
+        if (!r) return;
+        const f = await this.ask(i, r);
+        if (f) this.onFrame(i, f);
+      }),
+    );
+    return this.current(gen);
+  }
+
+  /** Asks every unfinished worker to advance to `untilPs`, and waits for all (lockstep). */
+  private advanceAll(untilPs: number, maxEvents: number, maxWallMs: number, stopOnCompletion = false): Promise<boolean> {
+    return this.lockstep((s) => {
+      if (s.finished) return null;
       s.untilPs = untilPs;
-      s.client.advance({ untilPs, maxEvents, stopOnCompletion, maxWallMs });
-      sent = true;
-    }
-    if (!sent) {
-      this.onIdle = null;
-      done?.();
-    }
+      return { type: 'advance', untilPs, maxEvents, stopOnCompletion, maxWallMs };
+    });
+  }
+
+  /** Sends a request whose answer says nothing new (budget, trace). */
+  private tell(i: number, req: Extract<WorkerRequest, { type: 'budget' | 'trace' }>) {
+    void this.ask(i, req);
   }
 
   private idle(): boolean {
@@ -364,19 +406,25 @@ export class Conductor {
     this.setTrace(false);
     this.fullStart = performance.now();
     this.set({ mode: 'full', status: 'running at full speed (animation off)…' });
-    this.slots.forEach((_, i) => this.pumpFull(i));
+    this.slots.forEach((_, i) => void this.pumpFull(i));
   }
 
-  /** Full speed: asks worker `i` for its next slice (called again as each frame lands). */
-  private pumpFull(i: number) {
+  /** Full speed: worker `i` runs slice after slice until it finishes or the mode changes. */
+  private async pumpFull(i: number) {
     const s = this.slots[i];
-    if (this.state.mode !== 'full' || s.finished) return;
-    s.untilPs = Infinity;
-    s.client.advance({ untilPs: Infinity, maxEvents: Infinity, stopOnCompletion: false, maxWallMs: FULL_SLICE_MS });
+    const gen = this.generation;
+    while (this.state.mode === 'full' && !s.finished && this.slots[i] === s) {
+      s.untilPs = Infinity;
+      const f = await this.ask(i, { type: 'advance', untilPs: Infinity, maxEvents: Infinity, stopOnCompletion: false, maxWallMs: FULL_SLICE_MS });
+      if (!this.current(gen)) return;
+      if (!f) break;
+      this.onFrame(i, f);
+    }
+    this.settle();
   }
 
   private setTrace(on: boolean) {
-    for (const s of this.slots) s.client.send({ type: 'trace', on });
+    this.slots.forEach((_, i) => this.tell(i, { type: 'trace', on }));
   }
 
   /** Steps to the next event of any run (all runs process their events up to that time). */
@@ -385,7 +433,7 @@ export class Conductor {
     if (!this.idle() || this.allFinished()) return;
     const next = Math.min(...this.runsInUse().map((r, i) => (this.slots[i].finished ? Infinity : nextOf(r))));
     if (!Number.isFinite(next)) return this.finishAll();
-    this.advanceAll(next, Infinity, 1e9, () => this.set({ displayPs: next, status: `stepped to the next event, t = ${fmtTime(next)}` }));
+    void this.step(next, () => this.set({ displayPs: next, status: `stepped to the next event, t = ${fmtTime(next)}` }));
   }
 
   /** Steps one base RTT. */
@@ -393,35 +441,44 @@ export class Conductor {
     this.pause();
     if (!this.idle() || this.allFinished()) return;
     const T = this.state.displayPs + this.state.rttPs;
-    this.advanceAll(T, Infinity, 1e9, () => this.set({ displayPs: Math.min(T, this.minReached()), status: `stepped one RTT (${fmtTime(this.state.rttPs)}) to t = ${fmtTime(T)}` }));
+    void this.step(T, () => this.set({ displayPs: Math.min(T, this.minReached()), status: `stepped one RTT (${fmtTime(this.state.rttPs)}) to t = ${fmtTime(T)}` }));
+  }
+
+  /** Advances every run to `untilPs` in lockstep, then shows what `then` sets. */
+  private async step(untilPs: number, then: () => void, maxWallMs = 1e9) {
+    if (!(await this.advanceAll(untilPs, Infinity, maxWallMs))) return;
+    then();
+    this.settle();
   }
 
   /** Runs to the next flow completion (of any run). */
   nextCompletion() {
     this.pause();
     if (!this.idle() || this.allFinished()) return;
+    void this.toNextCompletion();
+  }
+
+  private async toNextCompletion() {
     for (const s of this.slots) s.gotCompletion = false;
     if (this.slots.length === 1) {
       const s = this.slots[0];
-      this.advanceAll(Infinity, Infinity, 1e9, () => {
-        const r = this.state.runs[0];
-        s.reachedPs = r.nowPs;
-        const f = r.flows[r.flows.length - 1];
-        this.set({ displayPs: r.nowPs, status: f ? `flow ${f.flow} (${fmtBytes(f.sizeBytes)}) completed at t = ${fmtTime(r.nowPs)}, slowdown ${f.slowdown.toFixed(2)}` : 'no more completions' });
-      }, true);
-      return;
+      if (!(await this.advanceAll(Infinity, Infinity, 1e9, true))) return;
+      const r = this.state.runs[0];
+      s.reachedPs = r.nowPs;
+      const f = r.flows[r.flows.length - 1];
+      this.set({ displayPs: r.nowPs, status: f ? `flow ${f.flow} (${fmtBytes(f.sizeBytes)}) completed at t = ${fmtTime(r.nowPs)}, slowdown ${f.slowdown.toFixed(2)}` : 'no more completions' });
+      return this.settle();
     }
     // Side by side: RTT steps until some run completes a flow, so all stay on one time.
-    const loop = (k: number) => {
+    for (let k = 0; ; k++) {
       const T = this.state.displayPs + this.state.rttPs;
-      this.advanceAll(T, Infinity, 1e9, () => {
-        this.set({ displayPs: Math.min(T, this.minReached()) });
-        if (this.slots.some((s) => s.gotCompletion) || this.allFinished() || k > 100_000) {
-          this.set({ status: `a flow completed by t = ${fmtTime(this.state.displayPs)}` });
-        } else loop(k + 1);
-      });
-    };
-    loop(0);
+      if (!(await this.advanceAll(T, Infinity, 1e9))) return;
+      this.set({ displayPs: Math.min(T, this.minReached()) });
+      if (this.slots.some((s) => s.gotCompletion) || this.allFinished() || k > 100_000) {
+        this.set({ status: `a flow completed by t = ${fmtTime(this.state.displayPs)}` });
+        return this.settle();
+      }
+    }
   }
 
   /** A seek waiting for the workers to be idle (only the latest is kept: dragging the scrubber). */
@@ -460,23 +517,23 @@ export class Conductor {
   /** Run states being rebuilt by a time-travel seek (null when none is in progress). */
   private travelRuns: RunState[] | null = null;
 
-  private travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
+  private async travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
     const t0 = performance.now();
     this.travelRuns = this.state.runs.slice();
-    this.onIdle = () => {
-      const ms = performance.now() - t0;
-      const runs = this.travelRuns ?? this.state.runs;
-      this.travelRuns = null;
-      // Stepping back one event shows the time of the last event kept.
-      const times = runs.map((r) => r.nowPs);
-      const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
-      const label = what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '';
-      this.set({ runs, displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
-    };
-    for (const s of this.slots) {
+    const ok = await this.lockstep((s) => {
       s.untilPs = tPs;
-      s.client.send({ type: 'seek', tPs });
-    }
+      return { type: 'seek', tPs };
+    });
+    if (!ok) return;
+    const ms = performance.now() - t0;
+    const runs = this.travelRuns ?? this.state.runs;
+    this.travelRuns = null;
+    // Stepping back one event shows the time of the last event kept.
+    const times = runs.map((r) => r.nowPs);
+    const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
+    const label = what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '';
+    this.set({ runs, displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
+    this.settle();
   }
 
   /**
@@ -489,7 +546,7 @@ export class Conductor {
     if (!this.state.loaded) return;
     if (tPs < this.state.displayPs) return this.seek(tPs);
     if (!this.idle()) return;
-    this.advanceAll(tPs, Infinity, 1e9, () => this.set({ displayPs: Math.max(this.state.displayPs, Math.min(tPs, this.minReached())), status: `went to t = ${fmtTime(tPs)}` }));
+    void this.step(tPs, () => this.set({ displayPs: Math.max(this.state.displayPs, Math.min(tPs, this.minReached())), status: `went to t = ${fmtTime(tPs)}` }));
   }
 
   /**
@@ -509,28 +566,27 @@ export class Conductor {
     // Drop a previous branch's worker and run.
     for (const s of this.slots.slice(n)) s.client.dispose();
     this.slots = this.slots.slice(0, n);
-    const slot = this.newSlot(n, this.generation, (m) => this.onBranchMessage(n, m));
+    const slot = this.newSlot(n, this.generation);
     this.slots.push(slot);
     const runs = this.state.runs.slice(0, n).concat([emptyRun(spec.label, spec.protocol)]);
     this.set({ settings, runs, timelines: this.state.timelines.slice(0, n).concat([null]), divergencePs: divergencePs(b), status: `what if ${b.name}: computing the branch up to t = ${fmtTime(b.at_us * 1e6)}…` });
     const budgetBytes = budgetFor(specs.length);
-    for (const s of this.slots.slice(0, n)) s.client.send({ type: 'budget', bytes: budgetBytes });
-    slot.client.send({ type: 'load', scenario: spec.scenario, trace: true, budgetBytes });
+    for (let i = 0; i < n; i++) this.tell(i, { type: 'budget', bytes: budgetBytes });
+    void this.joinBranch(n, spec.scenario, budgetBytes);
   }
 
-  /** Until the branch is loaded, its messages go here; then it joins the others at the time on screen. */
-  private onBranchMessage(i: number, m: WorkerResponse) {
+  /** Loads the branch, then lands it on the time on screen (the branch's own start when that is later), where it joins the others. */
+  private async joinBranch(i: number, scenario: unknown, budgetBytes: number) {
+    const loaded = await this.ask(i, { type: 'load', scenario, trace: true, budgetBytes });
+    if (!loaded) return;
+    this.onLoaded(i, loaded);
     const slot = this.slots[i];
-    if (m.type === 'loaded' && !slot.topology) {
-      slot.topology = m.topology;
-      this.setRun(i, (r) => ({ ...r, topology: m.topology, scenario: m.scenario }));
-      // Land on the time on screen (the branch's own start when that is later).
-      slot.untilPs = this.state.displayPs;
-      slot.client.send({ type: 'seek', tPs: this.state.displayPs });
-      return;
-    }
-    this.onMessage(i, m);
-    if (m.type === 'frame' && m.reset) this.set({ status: `what if ${this.state.settings.branch?.name}: the branch runs beside the original from t = ${fmtTime(this.state.divergencePs ?? 0)}` });
+    slot.untilPs = this.state.displayPs;
+    const f = await this.ask(i, { type: 'seek', tPs: this.state.displayPs });
+    if (!f) return;
+    this.onFrame(i, f);
+    this.set({ status: `what if ${this.state.settings.branch?.name}: the branch runs beside the original from t = ${fmtTime(this.state.divergencePs ?? 0)}` });
+    this.settle();
   }
 
   /** Closes the what-if branch. */
@@ -553,7 +609,7 @@ export class Conductor {
   /** Runs every protocol to its end and collects summaries. */
   finishAll() {
     this.stopClock();
-    for (const s of this.slots) if (!s.finished) s.client.send({ type: 'finish' });
+    void this.lockstep((s) => (s.finished ? null : { type: 'finish' })).then((ok) => ok && this.settle());
   }
 
   /** Sets the playing speed (simulated ps per wall second). */
@@ -564,14 +620,27 @@ export class Conductor {
   /** Selects the port the inspector shows (null: none). */
   inspect(port: number | null) {
     this.set({ inspectPort: port });
-    for (const s of this.slots) s.client.send({ type: 'inspect', port });
+    this.slots.forEach((_, i) =>
+      void this.ask(i, { type: 'inspect', port }).then((m) => {
+        if (m?.type === 'frame') this.onFrame(i, m);
+      }),
+    );
   }
 
   /** Selects the flow the flow inspector shows (null: none); it is refreshed with every frame. */
   selectFlow(flow: number | null) {
     this.set({ selectedFlow: flow });
     if (flow === null) this.state.runs.forEach((_, i) => this.updateRun(i, (r) => ({ ...r, flowInfo: null })));
-    else for (const s of this.slots) s.client.send({ type: 'flow', flow });
+    else this.refreshFlow(flow);
+  }
+
+  /** Asks every worker about `flow`; the answers show if it is still the selected one. */
+  private refreshFlow(flow: number) {
+    this.slots.forEach((_, i) =>
+      void this.ask(i, { type: 'flow', flow }).then((m) => {
+        if (m && m.flow === this.state.selectedFlow) this.updateRun(i, (r) => ({ ...r, flowInfo: m.info }));
+      }),
+    );
   }
 
   private startClock() {
@@ -586,7 +655,7 @@ export class Conductor {
       if (display !== this.state.displayPs) this.set({ displayPs: display });
       if (this.allFinished()) return;
       if (this.idle() && reached < display + LEAD_WALL_S * this.state.speed) {
-        this.advanceAll(display + LEAD_WALL_S * this.state.speed, Infinity, SLICE_MS);
+        void this.advanceAll(display + LEAD_WALL_S * this.state.speed, Infinity, SLICE_MS).then((ok) => ok && this.settle());
       }
       this.raf = requestAnimationFrame(tick);
     };

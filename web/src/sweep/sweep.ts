@@ -4,8 +4,8 @@
 // rows in the order `dcsim sweep` writes them, so the two files are the
 // same bytes for the same scenario (tests/e2e checks it).
 
-import { SimClient } from '../engine/client';
-import type { Summary, WorkerResponse } from '../engine/api';
+import { SimClient, WorkerGone } from '../engine/client';
+import type { Summary } from '../engine/api';
 import { mergeSummaryCsvs } from '../export/csv';
 import { scenarioFor, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 
@@ -111,22 +111,26 @@ export class SweepRunner {
     const i = this.next++;
     const point = this.points[i];
     const label = point.label ?? `${point.protocol} at load ${point.load}`;
-    const client: SimClient = new SimClient({
-      onMessage: (m: WorkerResponse) => {
-        if (this.stopped) return;
-        if (m.type === 'loaded') client.send({ type: 'finish' });
-        else if (m.type === 'finished') {
-          this.results[i] = { point, summary: m.summary, summaryCsv: m.summaryCsv };
-          this.retire(client);
-          this.listener.onProgress(this.results.slice());
-          if (this.results.every((r) => r)) this.listener.onDone(this.results as SweepResult[]);
-          else this.launch();
-        } else if (m.type === 'error') this.fail(`${label}: ${m.message}`);
-      },
-      onCrash: (msg) => !this.stopped && this.fail(`${label}: the simulation worker crashed (${msg})`),
-    });
+    const client = new SimClient();
     this.live.add(client);
-    client.send({ type: 'load', scenario: point.scenario, trace: false });
+    const run = async () => {
+      await client.request({ type: 'load', scenario: point.scenario, trace: false });
+      return (await client.request({ type: 'finish' })).end!;
+    };
+    run().then(
+      (end) => {
+        if (this.stopped) return;
+        this.results[i] = { point, summary: end.summary, summaryCsv: end.summaryCsv };
+        this.retire(client);
+        this.listener.onProgress(this.results.slice());
+        if (this.results.every((r) => r)) this.listener.onDone(this.results as SweepResult[]);
+        else this.launch();
+      },
+      (e: Error) => {
+        if (this.stopped) return;
+        this.fail(e instanceof WorkerGone && e.crashed ? `${label}: the simulation worker crashed (${e.message})` : `${label}: ${e.message}`);
+      },
+    );
   }
 
   private retire(c: SimClient) {

@@ -1,0 +1,146 @@
+// The conductor's lockstep over fake workers: a step shows its time only
+// once every worker has answered (in whatever order), answers of an older
+// load are ignored, and a crash mid-step stops the step.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
+import { Conductor } from './conductor';
+import { baseRttPs } from './rtt';
+import type { Settings } from './settings';
+
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  sent: WorkerEnvelope[] = [];
+  terminated = false;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onerror: ((ev: { message: string; preventDefault(): void }) => void) | null = null;
+  onmessageerror: (() => void) | null = null;
+  constructor() {
+    FakeWorker.all.push(this);
+  }
+  postMessage(m: WorkerEnvelope) {
+    this.sent.push(m);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  /** The last request of type `type`. */
+  last(type: string): WorkerEnvelope {
+    const m = [...this.sent].reverse().find((r) => r.type === type);
+    if (!m) throw new Error(`no ${type} request`);
+    return m;
+  }
+  /** Answers the last request of `type` with `reply`. */
+  answer(type: string, reply: object) {
+    this.onmessage?.({ data: { ...reply, id: this.last(type).id } });
+  }
+}
+
+/** Two hosts on one 10 Gb/s cable (1 us each way). */
+const host = (i: number) => ({ kind: 'host' as const, ports: [i], group: 0, name: `h${i}` });
+const wire = (i: number) => ({ node: i, peer: 1 - i, link: 0, rate: 1e10, delay: 1e6, role: 'host_nic' as const });
+const topology: Topology = { nodes: [host(0), host(1)], ports: [wire(0), wire(1)], n_hosts: 2, host_rate: 1e10 };
+const RTT = baseRttPs(topology);
+
+function frame(nowPs: number, nextPs = nowPs + 1): Omit<Frame, 'type'> & { type: 'frame' } {
+  return {
+    type: 'frame', reset: false, replayed: 0,
+    timeline: { coarse: 1, fine: 0, bytes: 0, budget_bytes: 1, interval_events: 1, explored_ps: 0, explored_all: false },
+    nowPs, nextPs, events: 1, done: 0, total: 10, running: true, end: null,
+    queueBytes: new Float64Array(4), trace: new Float64Array(0), traceDropped: 0, completions: new Float64Array(0), inspect: null, wallMs: 1,
+  };
+}
+
+const settings: Settings = { scenario: { name: 'fake', workload: { flows: 10 } }, protocols: ['pfabric', 'dctcp'] };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** A conductor whose two workers are loaded and have answered the first frame. */
+async function loaded() {
+  const c = new Conductor(settings);
+  c.load(settings);
+  const [a, b] = FakeWorker.all.slice(-2);
+  // Load answers in the other order: the first frame is asked of both only once both are in.
+  b.answer('load', { type: 'loaded', topology, scenario: {} });
+  await tick();
+  expect(a.sent.some((m) => m.type === 'advance')).toBe(false);
+  a.answer('load', { type: 'loaded', topology, scenario: {} });
+  await tick();
+  a.answer('advance', frame(0));
+  b.answer('advance', frame(0));
+  await tick();
+  expect(c.getState().status).toMatch(/^ready/);
+  expect(RTT).toBeGreaterThan(0);
+  expect(c.getState().rttPs).toBe(RTT);
+  return { c, a, b };
+}
+
+beforeEach(() => {
+  FakeWorker.all = [];
+  vi.stubGlobal('Worker', FakeWorker);
+  vi.stubGlobal('requestAnimationFrame', () => 0);
+  vi.stubGlobal('cancelAnimationFrame', () => {});
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Conductor lockstep', () => {
+  it('shows a step only once every worker has answered, whatever the order', async () => {
+    const { c, a, b } = await loaded();
+    c.stepRtt();
+    expect(a.last('advance')).toMatchObject({ untilPs: RTT });
+    expect(b.last('advance')).toMatchObject({ untilPs: RTT });
+    b.answer('advance', frame(RTT - 5, RTT + 7));
+    await tick();
+    expect(c.getState().displayPs).toBe(0);
+    // Not idle: another step is refused until the first is done.
+    const sent = a.sent.length;
+    c.stepRtt();
+    expect(a.sent.length).toBe(sent);
+    a.answer('advance', frame(RTT - 3, RTT + 2));
+    await tick();
+    expect(c.getState().displayPs).toBe(RTT);
+    expect(c.getState().status).toMatch(/stepped one RTT/);
+    expect(c.getState().runs.map((r) => r.nowPs)).toEqual([RTT - 3, RTT - 5]);
+  });
+
+  it('ignores the answers of workers a newer load replaced', async () => {
+    const { c, a, b } = await loaded();
+    c.stepRtt();
+    c.load(settings);
+    expect([a.terminated, b.terminated]).toEqual([true, true]);
+    a.answer('advance', frame(RTT));
+    b.answer('advance', frame(RTT));
+    await tick();
+    expect(c.getState().status).toBe('loading…');
+    expect(c.getState().runs.map((r) => r.nowPs)).toEqual([0, 0]);
+  });
+
+  it('a crash mid-step stops the step and keeps the runs; restart loads fresh workers', async () => {
+    const { c, a, b } = await loaded();
+    c.stepRtt();
+    b.answer('advance', frame(RTT));
+    a.onerror?.({ message: 'RuntimeError: unreachable', preventDefault() {} });
+    await tick();
+    expect(c.getState().crashed).toMatch(/pfabric: the simulation worker crashed \(RuntimeError: unreachable\)/);
+    expect(c.getState().displayPs).toBe(0);
+    expect(c.getState().status).not.toMatch(/stepped/);
+    c.restart();
+    expect(FakeWorker.all).toHaveLength(4);
+    expect(c.getState().crashed).toBeNull();
+  });
+
+  it('a seek lands every run before it shows the time (one render)', async () => {
+    const { c, a, b } = await loaded();
+    const T = 5 * RTT;
+    c.seek(T);
+    const seen: number[] = [];
+    c.subscribe(() => seen.push(c.getState().runs[0].nowPs));
+    a.answer('seek', { ...frame(T), reset: true });
+    await tick();
+    expect(c.getState().runs[0].nowPs).toBe(0);
+    b.answer('seek', { ...frame(T - 1), reset: true });
+    await tick();
+    expect(c.getState().displayPs).toBe(T);
+    expect(c.getState().runs.map((r) => r.nowPs)).toEqual([T, T - 1]);
+    expect(seen.filter((t) => t === T)).toHaveLength(1);
+  });
+});
