@@ -277,6 +277,10 @@ try {
     }
     metrics.time_travel = { seeks_ms: walls, seek_median_ms: median(walls), seek_max_ms: Math.max(...walls), engine_median_ms: median(engineMs), step_back_ms: backs, checkpoint_bytes: memory };
     await page.screenshot({ path: join(out, '03b-time-travel-scrubber.png') });
+    // The run went to its end at full speed (trace off); landing on an
+    // earlier time must show its packets and events again.
+    const off = await page.getByText('the packet trace is off').count();
+    assert(off === 0, 'after seeking back from a full-speed run, the event log says the trace is off');
     assert(median(walls) <= 300, `seek median ${median(walls)} ms > 300 ms (${walls.join(', ')})`);
     assert(Math.max(...backs) <= 100, `step back took ${backs.join(', ')} ms (> 100 ms)`);
     assert(memory > 0 && memory <= 512 * 2 ** 20, `checkpoints hold ${memory} bytes (budget 512 MB for one worker)`);

@@ -262,6 +262,9 @@ export class Conductor {
     this.updateRun(i, (r) => ({ ...r, running: false, summary: m.summary, flowsCsv: m.flowsCsv, summaryCsv: m.summaryCsv }));
     if (this.slots.every((s) => s.finished)) {
       const wall = this.state.mode === 'full' ? performance.now() - this.fullStart : this.state.fullSpeedWallMs;
+      // Full speed ran with the trace off; scrubbing back afterwards must
+      // show packets and events again.
+      if (this.state.mode === 'full') this.setTrace(true);
       this.stopClock();
       this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
     }
