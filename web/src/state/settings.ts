@@ -11,7 +11,7 @@ export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', '
 export type Protocol = (typeof PROTOCOLS)[number];
 
 /** The queue discipline of each protocol's ports, as the engine states it (engine/core/src/queue/setup.rs `PortSetup`). */
-export const DISCIPLINE: Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'> = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].discipline])) as Record<Protocol, 'pfabric' | 'strict_priority' | 'ecn' | 'droptail' | 'none'>;
+export const DISCIPLINE = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].discipline])) as Record<Protocol, (typeof PORT_DEFAULTS)[Protocol]['discipline']>;
 
 /**
  * Flow-level schedulers: no packets, computed at once (the Ideal SRPT

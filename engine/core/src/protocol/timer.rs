@@ -42,10 +42,6 @@ impl LazyTimer {
     pub const fn new() -> Self {
         LazyTimer { deadline: SimTime::NEVER, armed_at: None }
     }
-    /// The deadline (`SimTime::NEVER`: none).
-    pub fn deadline(&self) -> SimTime {
-        self.deadline
-    }
     /// True when a deadline is set.
     pub fn is_set(&self) -> bool {
         self.deadline != SimTime::NEVER
