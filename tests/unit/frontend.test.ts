@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { decodeTrace, decodeCompletions, decodePackets, departures, onWire, type BufferedPacket } from '../../web/src/engine/frame';
 import { TraceCode, PacketKindCode, TRACE_WIDTH, type Topology } from '../../web/src/engine/api';
 import { csvField, writeCsv, parseCsv, mergeSummaryCsvs } from '../../web/src/export/csv';
-import { validateSettings, encodeSettings, decodeSettings, exportName, type Settings } from '../../web/src/state/settings';
+import { validateSettings, encodeSettings, decodeSettings, exportName, dctcpProfileOf, DCTCP_PROFILE_NAMES, type Settings } from '../../web/src/state/settings';
 import { baseRttPs } from '../../web/src/state/rtt';
 import { applyFrame, emptyRun, revealedCount, type RunState } from '../../web/src/state/run';
 import { pfabricDequeueOrder } from '../../web/src/views/buffer';
@@ -96,6 +96,31 @@ describe('settings', () => {
     expect(bad((s) => (s.scenario.params = { pfabric: { buffer_bytes: 100 } }))).toEqual(['params.pfabric.buffer_bytes']);
     expect(bad((s) => (s.scenario.params = { phost: { priority_queues: 2 } }))).toEqual(['params.phost.priority_queues']);
     expect(bad((s) => (s.scenario.params = { phost: { priority_queues: 8 } }))).toEqual([]);
+    expect(bad((s) => (s.scenario.params = { dctcp: { profile: 'bsd' } }))).toEqual(['params.dctcp.profile']);
+    expect(bad((s) => (s.scenario.params = { l2dct: { profile: 'Linux' } }))).toEqual(['params.l2dct.profile']);
+    expect(bad((s) => (s.scenario.params = { d2tcp: { profile: 'testbed_kernel' } }))).toEqual([]);
+  });
+
+  it("names the DCTCP profile each run uses, the engine's default when unset", () => {
+    expect(DCTCP_PROFILE_NAMES).toEqual(['linux', 'ns2', 'testbed_kernel']);
+    const sc = { ...websearch(), params: { d2tcp: { profile: 'ns2' } } };
+    expect(dctcpProfileOf(sc, 'd2tcp')).toBe('ns2');
+    expect(dctcpProfileOf(sc, 'dctcp')).toBe('linux');
+    expect(dctcpProfileOf(sc, 'pfabric')).toBeNull();
+  });
+
+  it('agrees with the engine on DCTCP profiles', () => {
+    const flows = { ...websearch().workload, flows: 20 };
+    for (const p of ['dctcp', 'd2tcp', 'l2dct']) {
+      for (const profile of [...DCTCP_PROFILE_NAMES, 'bsd', 'Linux', '']) {
+        const s = base();
+        s.scenario = { ...s.scenario, protocol: p, workload: flows, params: { [p]: { profile } } };
+        const known = (DCTCP_PROFILE_NAMES as string[]).includes(profile);
+        expect(validateSettings(s).map((e) => e.field)).toEqual(known ? [] : [`params.${p}.profile`]);
+        if (known) expect(() => new Engine(JSON.stringify(s.scenario), false).free()).not.toThrow();
+        else expect(() => new Engine(JSON.stringify(s.scenario), false)).toThrow(new RegExp(`params\\.${p}\\.profile`));
+      }
+    }
   });
 
   it('agrees with the engine on loads the engine rejects', () => {
@@ -111,6 +136,7 @@ describe('settings', () => {
     const s = base();
     s.scenario.seed = 42;
     s.scenario.description = 'unicode: µs — ✓';
+    s.scenario.params = { dctcp: { profile: 'testbed_kernel' } };
     const hash = encodeSettings(s);
     expect(hash).toMatch(/^#run=[A-Za-z0-9_-]+$/);
     expect(decodeSettings(hash)).toEqual(s);

@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
-import { decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
+import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
@@ -313,10 +313,12 @@ export function App() {
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {
               const ports = portsOf(s.settings, r.engineProtocol);
+              const profile = dctcpProfileOf(s.settings.scenario, r.engineProtocol);
               return (
                 <section key={r.protocol} className="network" data-testid={`run-${r.protocol}`}>
                   <h3>
                     {r.protocol}{' '}
+                    {profile && <small data-testid={`profile-of-${r.protocol}`}>({profile} profile) </small>}
                     <small data-testid={`progress-${r.protocol}`}>
                       {r.done}/{r.total} flows · {r.events.toLocaleString('en')} events · t = {fmtTime(r.nowPs)}
                       {r.summary && !r.running ? ' · finished' : ''}

@@ -6,6 +6,9 @@
 //!   (`--shard`, `--plan`, `--out-dir`, then `sweep merge`: see `sweep.rs`).
 //! * `dcsim bench`: the standard benchmark scenarios, each in its own
 //!   process, with events, events per second, wall time and peak memory.
+//! * `dcsim reproduce [--quick]`: every claim of the papers the project
+//!   reproduces, measured and judged against the papers' numbers (a table;
+//!   CSV and Markdown on request: see `reproduce/mod.rs`).
 //! * `dcsim schema`: the JSON Schema of scenario files.
 //! * `dcsim names`: the names and defaults the page reads from the engine.
 
@@ -19,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod reproduce;
 mod sweep;
 
 #[derive(Parser)]
@@ -68,6 +72,12 @@ enum Cmd {
         /// No progress line.
         #[arg(long, short)]
         quiet: bool,
+        /// Threads for this one run (default: every core). The network is
+        /// split between them and the results are the bytes one thread
+        /// gives; runs that cannot be split (see `dcsim_core::parallel`)
+        /// use one and say why.
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Run a grid of protocols x loads (x seeds) in parallel, or one shard
     /// of it (`--shard`, `--plan`, `--out-dir`); `sweep merge DIR` joins the
@@ -86,6 +96,10 @@ enum Cmd {
         /// slowdown, utilization and the stability flag (about 20 minutes).
         #[arg(long)]
         long: bool,
+        /// Thread counts to run each benchmark at (issue 20), e.g. `1,2`
+        /// (the default; `--long`: 1).
+        #[arg(long, value_delimiter = ',')]
+        threads: Option<Vec<usize>>,
     },
     /// One benchmark in this process (used by `bench` to measure memory).
     #[command(hide = true)]
@@ -93,7 +107,14 @@ enum Cmd {
         scenario: PathBuf,
         #[command(flatten)]
         o: Overrides,
+        /// Threads for the run.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
+    /// Run every claim of the pFabric, pHost, PDQ and PASE papers (and the
+    /// D2TCP and L2DCT claims the tests hold) and judge each against the
+    /// paper's value: a table on stdout, CSV and Markdown on request.
+    Reproduce(reproduce::ReproduceArgs),
     /// Print the JSON Schema of scenario files.
     Schema,
     /// Print the names and defaults the page reads from the engine, as the
@@ -162,6 +183,32 @@ fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out:
     }
     let out = r.finish();
     Ok((out, t0.elapsed().as_secs_f64()))
+}
+
+/// Runs on up to `threads` threads (`dcsim_core::parallel`): the bytes one
+/// thread gives. A run that cannot be split runs on one thread with the
+/// progress line, and says why when more were asked for explicitly.
+/// Returns the output, the wall time and the threads used.
+fn run_threads(s: &Scenario, opts: RunOptions, threads: usize, quiet: bool, trace_out: Option<&mut dyn Write>, explicit: bool) -> Result<(RunOutput, f64, usize), String> {
+    if threads > 1 {
+        match dcsim_core::parallel::unsplittable(s, opts) {
+            None => {
+                let t0 = Instant::now();
+                let (out, how) = dcsim_core::parallel::run(s, threads, opts)?;
+                if let (Some(why), true, false) = (&how.reason, explicit, quiet) {
+                    eprintln!("note: one thread: {why}");
+                }
+                if how.threads < how.parts && explicit && !quiet {
+                    eprintln!("note: {} parts on {} cores: each thread runs {} in turn", how.parts, how.threads, how.parts.div_ceil(how.threads));
+                }
+                return Ok((out, t0.elapsed().as_secs_f64(), how.threads));
+            }
+            Some(why) if explicit && !quiet => eprintln!("note: one thread: {why}"),
+            Some(_) => {}
+        }
+    }
+    let (out, wall) = run_with_progress(s, opts, quiet, trace_out)?;
+    Ok((out, wall, 1))
 }
 
 fn print_summary(s: &Summary) {
@@ -235,6 +282,30 @@ const LONG_BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("websearch-ideal-100k", "websearch-leaf-spine.json", "ideal", Some(100_000)),
 ];
 
+/// Largest change of the mean slowdown from one run length to the next
+/// (relative) for which `bench --long` calls a protocol converged (issue
+/// 21): runs of increasing length at a load the network sustains settle to
+/// the same mean; the seed's arrivals differ, so a few percent remain.
+pub const CONVERGED_WITHIN: f64 = 0.05;
+
+/// The `bench --long` verdict for one protocol from its runs `(flows, mean
+/// slowdown, stable)` in increasing length: converged when every run is
+/// stable and the mean slowdown moves by at most [`CONVERGED_WITHIN`] from
+/// one length to the next.
+fn convergence_verdict(proto: &str, rows: &[(u64, f64, bool)]) -> String {
+    let steps: Vec<String> = rows.windows(2).map(|w| format!("{} -> {} flows: {:+.1}%", w[0].0, w[1].0, 100.0 * (w[1].1 / w[0].1 - 1.0))).collect();
+    let worst = rows.windows(2).map(|w| (w[1].1 / w[0].1 - 1.0).abs()).fold(0.0, f64::max);
+    let all_stable = rows.iter().all(|r| r.2);
+    let verdict = if rows.len() < 2 {
+        "one run length only"
+    } else if worst <= CONVERGED_WITHIN && all_stable {
+        "converges"
+    } else {
+        "DOES NOT CONVERGE"
+    };
+    format!("{proto:<10} {verdict}: mean slowdown {}{}", steps.join(", "), if all_stable { "" } else { "; a run reported UNSTABLE" })
+}
+
 fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
@@ -280,14 +351,18 @@ fn real_main(cli: Cli) -> Result<(), String> {
             print!("{}", Scenario::json_schema());
             Ok(())
         }
-        Cmd::Run { scenario, o, flows_csv: fcsv, summary_csv: scsv, trace, json, quiet } => {
+        Cmd::Run { scenario, o, flows_csv: fcsv, summary_csv: scsv, trace, json, quiet, threads } => {
             let s = load(&scenario, &o)?;
             let mut trace_file = match &trace {
                 Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| format!("{}: cannot write: {e}", p.display()))?)),
                 None => None,
             };
             let opts = RunOptions { trace: trace.is_some(), audit: false };
-            let (out, wall) = run_with_progress(&s, opts, quiet, trace_file.as_mut().map(|w| w as &mut dyn Write))?;
+            let asked = threads.unwrap_or_else(sweep::cores);
+            if asked == 0 {
+                return Err("--threads: must be at least 1".into());
+            }
+            let (out, wall, used) = run_threads(&s, opts, asked, quiet, trace_file.as_mut().map(|w| w as &mut dyn Write), threads.is_some())?;
             if let Some(mut w) = trace_file {
                 w.flush().map_err(|e| e.to_string())?;
             }
@@ -301,45 +376,89 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 println!("{}", serde_json::to_string_pretty(&out.summary).unwrap());
             } else {
                 print_summary(&out.summary);
-                println!("wall time       {:.3} s ({:.2} M events/s)", wall, out.summary.events as f64 / wall / 1e6);
+                println!("wall time       {:.3} s ({:.2} M events/s, {used} thread{})", wall, out.summary.events as f64 / wall / 1e6, if used == 1 { "" } else { "s" });
             }
             Ok(())
         }
         Cmd::Sweep(a) => sweep::sweep(a),
-        Cmd::BenchOne { scenario, o } => {
+        Cmd::Reproduce(a) => {
+            let dir = find_scenarios(a.scenarios.clone());
+            reproduce::reproduce(a, dir)
+        }
+        Cmd::BenchOne { scenario, o, threads } => {
             let s = load(&scenario, &o)?;
-            let (out, wall) = run_with_progress(&s, RunOptions::default(), true, None)?;
+            let (out, wall, used) = run_threads(&s, RunOptions::default(), threads.max(1), true, None, false)?;
             println!(
                 "{}",
-                serde_json::json!({"events": out.summary.events, "wall_s": wall, "peak_rss_kb": peak_rss_kb(), "flows": out.summary.flows, "mean_slowdown": out.summary.all.mean_slowdown, "throughput_gbps": out.summary.throughput_gbps, "stable": out.summary.stable})
+                serde_json::json!({"events": out.summary.events, "wall_s": wall, "threads": used, "peak_rss_kb": peak_rss_kb(), "flows": out.summary.flows, "mean_slowdown": out.summary.all.mean_slowdown, "throughput_gbps": out.summary.throughput_gbps, "stable": out.summary.stable})
             );
             Ok(())
         }
-        Cmd::Bench { scenarios, filter, long } => {
+        Cmd::Bench { scenarios, filter, long, threads } => {
             let dir = find_scenarios(scenarios);
             let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-            println!("{:<26} {:>12} {:>14} {:>10} {:>12} {:>14}{}", "benchmark", "events", "events/s", "wall s", "peak MB", "mean slowdown", if long { "  throughput Gbps  stable" } else { "" });
+            let counts = threads.unwrap_or_else(|| if long { vec![1] } else { vec![1, 2] });
+            if counts.contains(&0) {
+                return Err("--threads: each count must be at least 1".into());
+            }
+            println!("{:<26} {:>7} {:>12} {:>14} {:>10} {:>12} {:>14}{}", "benchmark", "threads", "events", "events/s", "wall s", "peak MB", "mean slowdown", if long { "  throughput Gbps  stable" } else { "" });
+            // Long runs: mean slowdown and stability per protocol, in run
+            // length order, for the convergence verdict at the end.
+            let mut by_protocol: Vec<(&str, Vec<(u64, f64, bool)>)> = Vec::new();
             for (name, file, proto, flows) in if long { LONG_BENCHMARKS } else { BENCHMARKS } {
                 if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
                     continue;
                 }
-                let mut cmd = std::process::Command::new(&exe);
-                cmd.arg("bench-one").arg(dir.join(file)).arg("--protocol").arg(proto);
-                if let Some(f) = flows {
-                    cmd.arg("--flows").arg(f.to_string());
+                for &t in &counts {
+                    let mut cmd = std::process::Command::new(&exe);
+                    cmd.arg("bench-one").arg(dir.join(file)).arg("--protocol").arg(proto).arg("--threads").arg(t.to_string());
+                    if let Some(f) = flows {
+                        cmd.arg("--flows").arg(f.to_string());
+                    }
+                    let out = cmd.output().map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+                    if !out.status.success() {
+                        return Err(format!("benchmark {name} failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+                    }
+                    let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("benchmark {name}: bad output: {e}"))?;
+                    let ev = v["events"].as_u64().unwrap_or(0);
+                    let wall = v["wall_s"].as_f64().unwrap_or(0.0);
+                    let mb = v["peak_rss_kb"].as_u64().map(|k| k as f64 / 1024.0).unwrap_or(f64::NAN);
+                    let extra = if long { format!("  {:>15.1}  {}", v["throughput_gbps"].as_f64().unwrap_or(f64::NAN), v["stable"]) } else { String::new() };
+                    // The threads the run used (a run that cannot be split uses one).
+                    let used = v["threads"].as_u64().unwrap_or(1);
+                    println!("{:<26} {:>7} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}{extra}", name, used, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
+                    if long && t == counts[0] {
+                        let row = (flows.unwrap_or(0), v["mean_slowdown"].as_f64().unwrap_or(f64::NAN), v["stable"].as_bool().unwrap_or(false));
+                        match by_protocol.iter_mut().find(|(p, _)| p == proto) {
+                            Some((_, rows)) => rows.push(row),
+                            None => by_protocol.push((proto, vec![row])),
+                        }
+                    }
                 }
-                let out = cmd.output().map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
-                if !out.status.success() {
-                    return Err(format!("benchmark {name} failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+            }
+            if long {
+                println!();
+                for (proto, rows) in &by_protocol {
+                    println!("{}", convergence_verdict(proto, rows));
                 }
-                let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("benchmark {name}: bad output: {e}"))?;
-                let ev = v["events"].as_u64().unwrap_or(0);
-                let wall = v["wall_s"].as_f64().unwrap_or(0.0);
-                let mb = v["peak_rss_kb"].as_u64().map(|k| k as f64 / 1024.0).unwrap_or(f64::NAN);
-                let extra = if long { format!("  {:>15.1}  {}", v["throughput_gbps"].as_f64().unwrap_or(f64::NAN), v["stable"]) } else { String::new() };
-                println!("{:<26} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}{extra}", name, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
             }
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::convergence_verdict;
+
+    #[test]
+    fn the_long_run_verdict_needs_stable_runs_and_a_settled_mean() {
+        // The figures of README "Long runs" (30,000 and 100,000 flows).
+        assert!(convergence_verdict("phost", &[(30_000, 1.484, true), (100_000, 1.518, true)]).contains(" converges:"));
+        let pf = convergence_verdict("pfabric", &[(30_000, 1.494, true), (100_000, 1.739, false)]);
+        assert!(pf.contains("DOES NOT CONVERGE") && pf.contains("+16.4%") && pf.contains("UNSTABLE"), "{pf}");
+        // A settled mean with an unstable run is not converged either.
+        assert!(convergence_verdict("x", &[(1, 1.0, true), (2, 1.01, false)]).contains("DOES NOT"));
+        assert!(convergence_verdict("x", &[(1, 1.0, true), (2, 1.06, true)]).contains("DOES NOT"));
     }
 }

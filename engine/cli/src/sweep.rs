@@ -366,33 +366,23 @@ pub fn sweep(a: SweepArgs) -> Result<(), String> {
         }
     }
     let skipped = mine.len() - todo.len();
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<Summary, String>>>> = todo.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let t0 = Instant::now();
-    std::thread::scope(|sc| {
-        for _ in 0..jobs.min(todo.len()) {
-            sc.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(&k) = todo.get(i) else { break };
-                let p = &points[k];
-                let r = prepare(&p.scenario, RunOptions::default()).map(|r| r.finish().summary);
-                let r = r.and_then(|s| {
-                    if let Some(d) = &a.out_dir {
-                        let line = sweep_line(p.label.as_ref(), &s);
-                        let body = json!({"engine": ENGINE, "run": k + 1, "runs": points.len(), "point": p.point, "line": line, "summary": s});
-                        write_atomic(&d.join(&p.file), &(serde_json::to_string_pretty(&body).unwrap() + "\n"))?;
-                    }
-                    Ok(s)
-                });
-                eprintln!("[{:.1}s] done run {}/{}: {}", t0.elapsed().as_secs_f64(), k + 1, points.len(), describe(&p.point));
-                *results[i].lock().unwrap() = Some(r);
-            });
-        }
+    let results = par_map(&todo, a.jobs.unwrap_or_else(cores), |_, &k| -> Result<Summary, String> {
+        let p = &points[k];
+        let r = prepare(&p.scenario, RunOptions::default()).map(|r| r.finish().summary);
+        let r = r.and_then(|s| {
+            if let Some(d) = &a.out_dir {
+                let line = sweep_line(p.label.as_ref(), &s);
+                let body = json!({"engine": ENGINE, "run": k + 1, "runs": points.len(), "point": p.point, "line": line, "summary": s});
+                write_atomic(&d.join(&p.file), &(serde_json::to_string_pretty(&body).unwrap() + "\n"))?;
+            }
+            Ok(s)
+        });
+        eprintln!("[{:.1}s] done run {}/{}: {}", t0.elapsed().as_secs_f64(), k + 1, points.len(), describe(&p.point));
+        r
     });
-    for (i, m) in results.into_iter().enumerate() {
-        let k = todo[i];
-        let s = m.into_inner().unwrap().unwrap().map_err(|e| format!("run {} ({}): {e}", k + 1, describe(&points[k].point)))?;
+    for (&k, r) in todo.iter().zip(results) {
+        let s = r.map_err(|e| format!("run {} ({}): {e}", k + 1, describe(&points[k].point)))?;
         lines[k] = Some(sweep_line(points[k].label.as_ref(), &s));
     }
     if sharded {
@@ -411,6 +401,31 @@ pub fn sweep(a: SweepArgs) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// This machine's cores (1 when unknown): the default number of parallel runs.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+/// Runs `f` on every job on `threads` threads (at least one) and returns
+/// the results in job order; `f` gets the job's index too. Jobs are taken
+/// in order as threads free up, so put the longest first. The pool of
+/// `sweep` and `reproduce`.
+pub fn par_map<J: Sync, R: Send>(jobs: &[J], threads: usize, f: impl Fn(usize, &J) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|sc| {
+        for _ in 0..threads.max(1).min(jobs.len()) {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(j) = jobs.get(i) else { break };
+                let r = f(i, j);
+                *results[i].lock().unwrap() = Some(r);
+            });
+        }
+    });
+    results.into_iter().map(|m| m.into_inner().unwrap().expect("every job ran")).collect()
 }
 
 /// `dcsim sweep merge DIR`: the sweep's CSV from DIR/plan.json and the

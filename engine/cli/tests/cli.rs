@@ -54,6 +54,16 @@ fn bad_input_names_the_field_and_the_reason() {
 
     let bad_sweep = scenario("websearch-leaf-spine.json");
     fails_with(&["sweep", &bad_sweep, "--protocols", "pfabric", "--loads", "0.5,2"], &["workload.load", "load 2"]);
+
+    // DCTCP's profiles (issue 18): an unknown one is named with the field
+    // and the known ones, in a file and through --vary.
+    let bad_profile = tmp("bad-profile.json");
+    std::fs::write(&bad_profile, r#"{"name":"p","protocol":"d2tcp","params":{"d2tcp":{"profile":"bsd"}}}"#).unwrap();
+    fails_with(&["run", bad_profile.to_str().unwrap()], &["params.d2tcp.profile", "unknown DCTCP profile `bsd`", "linux, ns2, testbed_kernel"]);
+    fails_with(&["sweep", &bad_sweep, "--protocols", "dctcp", "--vary", "params.dctcp.profile=linux,bsd"], &["params.dctcp.profile", "`bsd`"]);
+    let bad_delack = tmp("bad-delack.json");
+    std::fs::write(&bad_delack, r#"{"name":"p","params":{"dctcp":{"delayed_ack":true,"delayed_ack_timeout_us":0}}}"#).unwrap();
+    fails_with(&["run", bad_delack.to_str().unwrap()], &["params.dctcp.delayed_ack_timeout_us", "positive"]);
 }
 
 #[test]
@@ -114,6 +124,24 @@ fn sweep_varies_a_scenario_field_into_a_first_column() {
 }
 
 #[test]
+fn sweep_varies_dctcps_profile() {
+    // The PASE testbed claim depends on DCTCP's initial alpha (issue 18):
+    // `--vary params.dctcp.profile=...` runs each profile over the file's
+    // explicit DCTCP values, and alpha starting at 0 (ns2) lowers DCTCP's
+    // AFCT beside the long-lived flow.
+    let tb = scenario("pase-testbed.json");
+    let o = dcsim(&["sweep", &tb, "--protocols", "dctcp", "--vary", "params.dctcp.profile=linux,ns2,testbed_kernel", "--loads", "0.1", "--flows", "100", "--jobs", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = csv_cells(&String::from_utf8(o.stdout).unwrap());
+    assert_eq!(rows[0][0], "params.dctcp.profile");
+    let afct = rows[0].iter().position(|h| h == "afct_us").unwrap();
+    let got: Vec<(&str, f64)> = rows[1..].iter().map(|r| (r[0].as_str(), r[afct].parse().unwrap())).collect();
+    assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), ["linux", "ns2", "testbed_kernel"]);
+    assert!(got[1].1 < got[0].1, "ns2 {} us, linux {} us", got[1].1, got[0].1);
+    assert!(got[2].1 != got[0].1, "testbed_kernel changes nothing");
+}
+
+#[test]
 fn the_pages_engine_names_are_the_generated_ones() {
     let o = dcsim(&["names"]);
     assert!(o.status.success());
@@ -135,11 +163,41 @@ fn bench_reports_events_rate_wall_time_and_memory() {
     let o = dcsim(&["bench", "--filter", "incast", "--scenarios", &scenario("")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
-    let row = text.lines().find(|l| l.starts_with("incast-pfabric")).expect("incast row");
-    let cols: Vec<f64> = row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect();
-    // events, events/s, wall s, peak MB, mean slowdown: all positive.
-    assert_eq!(cols.len(), 5);
-    assert!(cols.iter().all(|&c| c > 0.0), "{row}");
+    // One row at 1 thread and one at 2 (issue 20); incast is closed-loop,
+    // so both ran on one thread, with the same events.
+    let rows: Vec<Vec<f64>> = text.lines().filter(|l| l.starts_with("incast-pfabric")).map(|row| row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for cols in &rows {
+        // threads, events, events/s, wall s, peak MB, mean slowdown: all positive.
+        assert_eq!(cols.len(), 6);
+        assert!(cols.iter().all(|&c| c > 0.0), "{text}");
+        assert_eq!(cols[0], 1.0, "a closed-loop run uses one thread: {text}");
+    }
+    assert_eq!((rows[0][1], rows[0][5]), (rows[1][1], rows[1][5]), "the same events and mean slowdown: {text}");
+}
+
+#[test]
+fn run_splits_between_threads_with_the_same_bytes() {
+    // Issue 20: `--threads 2` splits the default fabric and writes the
+    // bytes one thread writes; a scenario that cannot be split says why.
+    let dir = std::env::temp_dir().join(format!("dcsim-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut csvs = Vec::new();
+    for t in ["1", "2"] {
+        let (f, s) = (dir.join(format!("flows{t}.csv")), dir.join(format!("summary{t}.csv")));
+        let o = dcsim(&["run", &scenario("websearch-leaf-spine.json"), "--flows", "300", "--threads", t, "--flows-csv", f.to_str().unwrap(), "--summary-csv", s.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains(&format!("{t} thread")), "{text}");
+        csvs.push((std::fs::read(&f).unwrap(), std::fs::read(&s).unwrap()));
+    }
+    assert!(csvs[0] == csvs[1], "the CSVs differ between 1 and 2 threads");
+    let o = dcsim(&["run", &scenario("incast.json"), "--threads", "2"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one thread: a closed-loop workload"));
+    let o = dcsim(&["run", &scenario("incast.json"), "--threads", "0"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--threads"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Parses CSV text into rows of cells (RFC 4180).

@@ -82,8 +82,8 @@ impl<'de> Deserialize<'de> for BranchChange {
                 SettingChange::BufferBytes { bytes } => BranchChange::BufferBytes { bytes },
                 SettingChange::Protocol { protocol } => BranchChange::Protocol { protocol },
             }),
-            Some("link_down" | "link_up" | "switch_down" | "switch_up" | "drop_next") => serde_json::from_value::<FaultKind>(v).map(BranchChange::Fault),
-            Some(k) => return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, link_down, link_up, switch_down, switch_up, drop_next"))),
+            Some(k) if FaultKind::NAMES.contains(&k) => serde_json::from_value::<FaultKind>(v).map(BranchChange::Fault),
+            Some(k) => return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, {}", FaultKind::NAMES.join(", ")))),
             None => return Err(D::Error::custom("missing field `kind`")),
         }
         .map_err(D::Error::custom)

@@ -41,6 +41,8 @@ pub mod ids;
 pub mod metrics;
 pub mod net;
 pub mod packet;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
 pub mod protocol;
 pub mod queue;
 pub mod report;

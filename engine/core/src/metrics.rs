@@ -141,6 +141,25 @@ impl Counters {
             self.control_in_flight += 1;
         }
     }
+    /// Adds another set of counters (the parts of a split run).
+    pub fn add(&mut self, o: &Counters) {
+        self.data_sent += o.data_sent;
+        self.data_bytes_sent += o.data_bytes_sent;
+        self.data_delivered += o.data_delivered;
+        self.data_bytes_delivered += o.data_bytes_delivered;
+        for k in 0..4 {
+            self.data_dropped[k] += o.data_dropped[k];
+            self.control_dropped[k] += o.control_dropped[k];
+        }
+        self.data_bytes_dropped += o.data_bytes_dropped;
+        self.data_in_flight += o.data_in_flight;
+        self.data_bytes_in_flight += o.data_bytes_in_flight;
+        self.control_sent += o.control_sent;
+        self.control_bytes_sent += o.control_bytes_sent;
+        self.control_in_flight += o.control_in_flight;
+        self.ecn_marks += o.ecn_marks;
+        self.fault_drops += o.fault_drops;
+    }
     /// Total data packets dropped.
     pub fn data_dropped_total(&self) -> u64 {
         self.data_dropped.iter().sum()

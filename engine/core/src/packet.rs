@@ -31,6 +31,9 @@ pub enum PacketKind {
 }
 
 impl PacketKind {
+    /// Every kind, in code order (`kind as u8`: the packet-kind column of
+    /// the browser binding's records; `dcsim names` exports them).
+    pub const ALL: [PacketKind; 4] = [PacketKind::Data, PacketKind::Ack, PacketKind::Probe, PacketKind::Control];
     /// True for packets that carry flow payload.
     #[inline]
     pub fn is_data(self) -> bool {

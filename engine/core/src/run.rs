@@ -87,6 +87,11 @@ pub trait Runner {
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
         Vec::new()
     }
+    /// Arbitration messages processed so far (PASE), `None` for protocols
+    /// without arbitrators.
+    fn arbitration_messages(&self) -> Option<u64> {
+        None
+    }
     /// Switches the trace stream on or off (the browser traces only while
     /// it animates).
     fn set_trace(&mut self, on: bool);
@@ -167,6 +172,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     }
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
         self.sim.tenant_bytes_delivered.clone()
+    }
+    fn arbitration_messages(&self) -> Option<u64> {
+        self.sim.proto.arbitration_messages()
     }
     fn rename(&mut self, scenario: Scenario) {
         self.scenario = scenario;
@@ -352,64 +360,7 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
 
 fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
     let s = scenario.clone();
-    let net = build(&s.topology);
-    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
-    let cfg = sim_config(&s, &gen, &net, opts.audit);
-    let spraying = s.load_balancing != LoadBalancing::Ecmp;
-    let p = &s.params;
-    fn boxed<P: Protocol + 'static>(sim: Simulation<P>, scenario: Scenario, trace: bool) -> Box<dyn Runner> {
-        let mut sim = sim;
-        sim.trace.enabled = trace;
-        // Validated with the scenario: every fault resolves.
-        let faults = scenario.faults.iter().filter_map(|f| f.kind.resolve(sim.network(), "faults").ok().map(|a| (SimTime::from_us_f64(f.at_us), a))).collect();
-        sim.schedule_faults(faults);
-        Box::new(PacketLevel { sim, scenario })
-    }
-    // Every port of the fabric starts as an empty queue of the protocol's setup.
-    let ports = PortSetup::of(s.protocol, p);
-    let q = ports.queue();
-    let queue = move |_: &Network, _: PortId| q.clone().expect("packet-level protocols have queues");
-    Ok(match s.protocol {
-        ProtocolName::Tcp => boxed(Simulation::new(net, queue, WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying)), gen, cfg), s, opts.trace),
-        ProtocolName::Dctcp | ProtocolName::D2tcp | ProtocolName::L2dct => {
-            // The DCTCP family: ECN-marking FIFO ports, one window rule each.
-            let window = match s.protocol {
-                ProtocolName::Dctcp => WindowConfig::dctcp(&p.dctcp, spraying),
-                ProtocolName::D2tcp => WindowConfig::d2tcp(&p.d2tcp, spraying),
-                _ => WindowConfig::l2dct(&p.l2dct, spraying),
-            };
-            boxed(Simulation::new(net, queue, WindowTransport::new(window), gen, cfg), s, opts.trace)
-        }
-        ProtocolName::Pfabric => boxed(Simulation::new(net, queue, WindowTransport::new(WindowConfig::pfabric(&p.pfabric)), gen, cfg), s, opts.trace),
-        ProtocolName::Rcp | ProtocolName::D3 => {
-            let rates = net.ports.iter().map(|x| x.rate.bps() as f64).collect();
-            let proto = match s.protocol {
-                ProtocolName::Rcp => Rcp::new(p.rcp.clone(), rates),
-                _ => Rcp::d3(p.d3.clone(), rates, net.host_rate.bps() as f64),
-            };
-            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::Pdq => {
-            let mut cfg = cfg;
-            if p.pdq.per_flow_paths {
-                cfg.load_balancing = LoadBalancing::Ecmp;
-            }
-            let proto = Pdq::new(p.pdq.clone(), &net);
-            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::Phost => {
-            let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
-            let proto = Phost::new(p.phost.clone(), mtu_time);
-            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::Pase => {
-            let proto = Pase::new(p.pase.clone(), &net, spraying);
-            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
-        }
-        ProtocolName::Fastpass => {
-            let proto = Fastpass::new(p.fastpass.clone(), &net);
-            boxed(Simulation::new(net, queue, proto, gen, cfg), s, opts.trace)
-        }
+    match s.protocol {
         ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
             let scheduler: (FlowlevelFn, &'static str) = match s.protocol {
                 ProtocolName::Ideal => (ideal::run, "ideal"),
@@ -418,9 +369,88 @@ fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner
             if !s.faults.is_empty() {
                 return Err("faults: the flow-level schedulers (ideal, optimal_deadline) have no packets to lose; faults need a packet-level protocol".into());
             }
+            let net = build(&s.topology);
+            let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
             let total_flows = gen.total_flows();
-            Box::new(Flowlevel { scheduler, net, total_flows, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s })
+            Ok(Box::new(Flowlevel { scheduler, net, total_flows, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }))
         }
+        _ => with_simulation(&s, opts, Boxed { trace: opts.trace }),
+    }
+}
+
+/// Something to do with the packet-level simulation of a scenario,
+/// whatever its protocol (each protocol is its own type, so this is a
+/// trait with a generic method rather than a closure): [`with_simulation`]
+/// calls `with` with a function that builds a fresh simulation of the
+/// scenario at each call (one for a plain run, one per part of a split
+/// run: `crate::parallel`).
+pub(crate) trait WithSimulation {
+    /// What `with` gives.
+    type Out;
+    /// Does the thing with simulations `make` builds.
+    fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> Self::Out;
+}
+
+/// A plain run in a box, with its faults scheduled.
+struct Boxed {
+    trace: bool,
+}
+
+impl WithSimulation for Boxed {
+    type Out = Box<dyn Runner>;
+    fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> Box<dyn Runner> {
+        let mut sim = make();
+        sim.trace.enabled = self.trace;
+        // Validated with the scenario: every fault resolves.
+        let faults = scenario.faults.iter().filter_map(|f| f.kind.resolve(sim.network(), "faults").ok().map(|a| (SimTime::from_us_f64(f.at_us), a))).collect();
+        sim.schedule_faults(faults);
+        Box::new(PacketLevel { sim, scenario: scenario.clone() })
+    }
+}
+
+/// A simulation of `s` whose protocol `proto` builds for the network: every
+/// port of the fabric an empty queue of the protocol's setup, the flows of
+/// the scenario's workload.
+fn build_sim<P: Protocol>(s: &Scenario, opts: RunOptions, proto: impl FnOnce(&Network) -> P) -> Simulation<P> {
+    let net = build(&s.topology);
+    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
+    let mut cfg = sim_config(s, &gen, &net, opts.audit);
+    if s.protocol == ProtocolName::Pdq && s.params.pdq.per_flow_paths {
+        // PDQ is single-path (see `PdqParams::per_flow_paths`).
+        cfg.load_balancing = LoadBalancing::Ecmp;
+    }
+    let q = PortSetup::of(s.protocol, &s.params).queue();
+    let proto = proto(&net);
+    Simulation::new(net, move |_: &Network, _: PortId| q.clone().expect("packet-level protocols have queues"), proto, gen, cfg)
+}
+
+/// Calls `v` with the packet-level simulation of `s` (an error for the
+/// flow-level schedulers, which have none).
+pub(crate) fn with_simulation<V: WithSimulation>(s: &Scenario, opts: RunOptions, v: V) -> Result<V::Out, String> {
+    let spraying = s.load_balancing != LoadBalancing::Ecmp;
+    let p = &s.params;
+    Ok(match s.protocol {
+        ProtocolName::Tcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying))), s),
+        // The DCTCP family: ECN-marking FIFO ports, one window rule each.
+        ProtocolName::Dctcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::dctcp(&p.dctcp, spraying))), s),
+        ProtocolName::D2tcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::d2tcp(&p.d2tcp, spraying))), s),
+        ProtocolName::L2dct => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::l2dct(&p.l2dct, spraying))), s),
+        ProtocolName::Pfabric => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::pfabric(&p.pfabric))), s),
+        ProtocolName::Rcp => v.with(&|| build_sim(s, opts, |net| Rcp::new(p.rcp.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect())), s),
+        ProtocolName::D3 => v.with(&|| build_sim(s, opts, |net| Rcp::d3(p.d3.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect(), net.host_rate.bps() as f64)), s),
+        ProtocolName::Pdq => v.with(&|| build_sim(s, opts, |net| Pdq::new(p.pdq.clone(), net)), s),
+        ProtocolName::Phost => v.with(
+            &|| {
+                build_sim(s, opts, |net| {
+                    let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
+                    Phost::new(p.phost.clone(), mtu_time)
+                })
+            },
+            s,
+        ),
+        ProtocolName::Pase => v.with(&|| build_sim(s, opts, |net| Pase::new(p.pase.clone(), net, spraying)), s),
+        ProtocolName::Fastpass => v.with(&|| build_sim(s, opts, |net| Fastpass::new(p.fastpass.clone(), net)), s),
+        ProtocolName::Ideal | ProtocolName::OptimalDeadline => return Err(format!("{}: a flow-level scheduler has no packet-level simulation", s.protocol.as_str())),
     })
 }
 

@@ -23,11 +23,13 @@ use crate::units::{SimTime, HEADER};
 use crate::workload::{FlowGenerator, FlowSpec};
 use std::collections::VecDeque;
 
-/// Builds an [`Io`] from the simulation's fields, leaving `proto` free.
+/// Builds an [`Io`] for a hook running at `node` from the simulation's
+/// fields, leaving `proto` free.
 macro_rules! io {
-    ($s:ident) => {
+    ($s:ident, $node:expr) => {
         Io {
             now: $s.now,
+            node: $node,
             net: &$s.net,
             queue_bytes: &$s.queue_bytes,
             rng: &mut $s.proto_rng,
@@ -37,6 +39,50 @@ macro_rules! io {
     };
 }
 
+
+/// Tie-breaks of events at the same picosecond (the event list orders by
+/// (time, tie)): a class in the top three bits, then the port, node or
+/// flow the event concerns. Never the order events were scheduled in, so
+/// that a run split between threads orders them as one thread does
+/// (`crate::parallel`). By class: a fault first (a link fails before
+/// anything else happens at that instant), then ports finishing a
+/// transmission (by port: the next packet is chosen among those already
+/// there), then packets arriving at nodes (by the port they come from),
+/// protocol timers (by the node that set them, then in the order that
+/// node set them: first in, first out), flows given up at their deadline
+/// (`workload.abort_at_deadline`: by flow, the sender then the receiver),
+/// flow arrivals (by flow id), and the pending-bytes sample last (the
+/// state after the instant). Ports
+/// before arrivals is also the order insertion order gave most often: a
+/// transmission's end is scheduled when it starts, a packet time before,
+/// an arrival a link delay before.
+pub(crate) mod tie {
+    /// A scheduled fault, by its index.
+    pub const FAULT: u64 = 0 << 61;
+    /// A port's transmission ends.
+    pub const TX_DONE: u64 = 1 << 61;
+    /// The packet at the head of a port's wire reaches the far node.
+    pub const ARRIVE: u64 = 2 << 61;
+    /// A protocol timer: `TIMER | node << NODE_SHIFT | sequence`.
+    pub const TIMER: u64 = 3 << 61;
+    /// A flow is given up at its deadline: `ABORT | flow << 1`, plus 1 at
+    /// the receiver.
+    pub const ABORT: u64 = 4 << 61;
+    /// A flow arrives, by flow id.
+    pub const FLOW: u64 = 5 << 61;
+    /// A pending-bytes sample.
+    pub const SAMPLE: u64 = 6 << 61;
+    /// Where a timer's node starts in its tie (below: the node's count of
+    /// timers set, 2^40 of them at most).
+    pub const NODE_SHIFT: u32 = 40;
+    /// Most nodes a timer's tie can name (21 bits).
+    pub const MAX_NODES: usize = 1 << 21;
+    /// The node that set a timer, from its tie.
+    #[inline(always)]
+    pub fn timer_node(tie: u64) -> u32 {
+        ((tie >> NODE_SHIFT) as u32) & (MAX_NODES as u32 - 1)
+    }
+}
 
 /// An event the simulation schedules for itself.
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +99,10 @@ enum Event<T> {
     Sample,
     /// A scheduled fault (index into `Simulation::faults`).
     Fault(u32),
+    /// `workload.abort_at_deadline`: the flow's deadline at its sender.
+    AbortSender(FlowId),
+    /// The same at its receiver.
+    AbortReceiver(FlowId),
 }
 
 /// Packets a port's wire holds in place (a power of two); more spill to
@@ -165,14 +215,17 @@ impl Port {
     /// Always inlined into its two callers.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn transmit<T: Copy>(&mut self, p: &mut Packet, id: PacketId, port: PortId, now: SimTime, events: &mut EventList<Event<T>>, overflow: &mut [VecDeque<(SimTime, PacketId)>], net: &Network) -> SimTime {
+    fn transmit<T: Copy>(&mut self, p: &mut Packet, id: PacketId, port: PortId, now: SimTime, events: &mut EventList<Event<T>>, overflow: &mut [VecDeque<(SimTime, PacketId)>], net: &Network, hold: bool) -> SimTime {
         let serialization = match self.ps_per_byte {
             0 => net.ports[port.idx()].rate.serialization(p.size as u64),
             k => SimTime::from_ps(k as u64 * p.size as u64),
         };
-        let end = (now + serialization).max(p.ready_at);
-        // Cut-through: the peer sees the header after its serialization; it
-        // cannot finish forwarding before the last bit arrives (ready_at).
+        // `hold` (`Switching::waits_for_last_bit`): the port cannot finish
+        // before the packet's last bit has arrived (ready_at); without it
+        // (`Switching::CutThrough`, the pHost authors' model) it sends the
+        // packet at its own rate. The same every packet: predicted.
+        let end = if hold { (now + serialization).max(p.ready_at) } else { now + serialization };
+        // Cut-through: the peer sees the header after its serialization.
         // A conditional move, not a branch: whether the peer is a switch
         // alternates along a path, and a branch on it was mispredicted.
         let arrive = std::hint::select_unpredictable(self.cut_through_lead != SimTime::ZERO, now + self.cut_through_lead, end + self.delay);
@@ -180,7 +233,7 @@ impl Port {
         p.hops = p.hops.saturating_add(1);
         self.busy_until = end;
         if self.wire_len == 0 {
-            events.push(arrive, Event::Arrive(port));
+            events.push(arrive, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
         }
         self.wire_push(arrive, id, overflow, port);
         end
@@ -245,6 +298,88 @@ fn route_table(net: &Network) -> (Vec<Route>, Vec<PortId>) {
         }
     }
     (routes, ports)
+}
+
+/// A flow settling (completing at its receiver, or given up at its
+/// sender) in one part of a split run (`crate::parallel`), with the key of
+/// the event it happened in, so that the parts' settlements can be put in
+/// the order one thread has them.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) struct Settlement {
+    /// When.
+    pub t: SimTime,
+    /// The tie-break of the event it happened in (see `tie`).
+    pub tie: u64,
+    /// Its place among the part's settlements (orders those of one event).
+    pub seq: u32,
+    /// The flow.
+    pub flow: FlowId,
+    /// Completed (true) or terminated.
+    pub done: bool,
+}
+
+/// One part's pending-bytes sample in a split run: its share of the
+/// pending bytes (wrapping: a part takes off flows another part added),
+/// the foreground flows it settled, and the foreground flows arrived.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) struct PartSample {
+    pub t: SimTime,
+    pub pending: u64,
+    pub settled: u64,
+    pub arrived: u64,
+}
+
+/// What one part of a split run hands back at the end.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) struct PartOutput {
+    /// Every flow's record (settled only where this part settled it).
+    pub records: Vec<FlowRecord>,
+    /// This part's settlements, in its order.
+    pub settlements: Vec<Settlement>,
+    /// This part's counters.
+    pub counters: Counters,
+    /// This part's samples.
+    pub samples: Vec<PartSample>,
+    /// Why the run stopped (the same in every part).
+    pub stop: StopReason,
+    /// Time of this part's last event (the time limit for a run stopped by it).
+    pub now: SimTime,
+    /// Events this part counted.
+    pub events: u64,
+    /// The protocol's name.
+    pub name: &'static str,
+}
+
+/// The part of a split run a simulation is (`crate::parallel`).
+#[derive(Clone)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+struct Part {
+    /// Its number.
+    index: usize,
+    /// The part simulating each node.
+    owner: Vec<u8>,
+    /// Ports of this part's nodes whose far node another part simulates.
+    /// Their wires' rings are kept full (`wire_len` at its maximum, so no
+    /// arrival event is scheduled here), so every packet sent on them goes
+    /// to the overflow deque, from which `take_outgoing` hands it over.
+    remote_ports: Vec<PortId>,
+    /// Settlements in this part so far.
+    settlements: Vec<Settlement>,
+    /// Settlements already published to the other parts.
+    published: usize,
+    /// Foreground flows settled here.
+    settled: u64,
+    /// Samples.
+    samples: Vec<PartSample>,
+}
+
+impl Part {
+    #[inline]
+    fn owns(&self, node: NodeId) -> bool {
+        self.owner[node.idx()] as usize == self.index
+    }
 }
 
 /// Why a run stopped.
@@ -324,6 +459,8 @@ pub struct Simulation<P: Protocol> {
     /// Deliveries need `delivery_accounting` (an audit, or two tenants).
     delivery_extras: bool,
     spray: SimRng,
+    /// `cfg.switching.waits_for_last_bit()`, read on every transmission.
+    hold_for_last_bit: bool,
     /// Round-robin spraying pointer per node.
     spray_next: Vec<u32>,
     /// The next hop per (switch, destination node), indexed like the
@@ -338,14 +475,33 @@ pub struct Simulation<P: Protocol> {
     nics: Vec<PortId>,
     proto_rng: SimRng,
     actions: Vec<Action<P::Timer>>,
+    /// Timers set so far by each node (the last part of a timer's tie).
+    timers_set: Vec<u64>,
+    /// `workload.abort_at_deadline`.
+    abort_at_deadline: bool,
+    /// The stop conditions are looked at once an event's time reaches
+    /// this: the end of the current lookahead cell, or just past
+    /// `max_time` if that comes first (see `boundary`).
+    next_boundary: u64,
+    /// The tie-break of the event being processed (see `tie`).
+    cur_tie: u64,
+    /// This simulation's part of a split run (`crate::parallel`); `None`
+    /// for a whole run.
+    part: Option<Box<Part>>,
+    /// Width of a lookahead cell, ps: the least time from a port starting
+    /// a transmission to the far node seeing the packet (header
+    /// serialization plus link delay, over every port). A run stops only
+    /// at the end of a cell, so that a run split between threads, which
+    /// exchange packets once per cell, stops where one thread does.
+    cell_ps: u64,
     /// The trace stream.
     pub trace: Trace,
     cfg: SimConfig,
     events_processed: u64,
-    /// `step` looks at the stop conditions only once `events_processed`
-    /// reaches this: the event limit, or 0 when another condition may
-    /// hold (the run stopped, or no flow arrival is pending, so the last
-    /// flow may be done). For speed: one compare per event instead of three.
+    /// `step` stops the run at once when `events_processed` reaches this:
+    /// well past the event limit, a run stuck at one instant (a protocol
+    /// setting timers at `now` forever) that never reaches the end of its
+    /// cell; 0 once the run has stopped.
     check_stop_at: u64,
     stopped: Option<StopReason>,
     audit: Vec<Vec<u64>>,
@@ -377,7 +533,7 @@ impl<P: Protocol> Simulation<P> {
                 Port {
                     busy_until: SimTime::ZERO,
                     delay: spec.delay,
-                    cut_through_lead: if cfg.switching == Switching::CutThrough && !net.is_host(spec.peer) {
+                    cut_through_lead: if cfg.switching.is_cut_through() && !net.is_host(spec.peer) {
                         spec.rate.serialization(HEADER as u64) + spec.delay
                     } else {
                         SimTime::ZERO
@@ -397,7 +553,10 @@ impl<P: Protocol> Simulation<P> {
         let wire_overflow = (0..net.ports.len()).map(|_| VecDeque::new()).collect();
         let total_flows = generator.total_flows();
         let tenants = generator.tenants();
+        let abort_at_deadline = generator.abort_at_deadline();
         let n_nodes = net.nodes.len();
+        assert!(n_nodes <= tie::MAX_NODES, "{n_nodes} nodes: timers' ties name at most {} (the topology's validation bounds it)", tie::MAX_NODES);
+        let cell_ps = lookahead(&net).ps().max(1);
         let (routes, route_ports) = route_table(&net);
         let nics = (0..net.n_hosts).map(|h| net.nic(NodeId(h))).collect();
         let mut sim = Simulation {
@@ -425,15 +584,22 @@ impl<P: Protocol> Simulation<P> {
             tenant_bytes_delivered: if tenants > 1 { vec![0; tenants as usize] } else { Vec::new() },
             delivery_extras: cfg.audit || tenants > 1,
             spray: SimRng::new(cfg.seed, Stream::Spraying),
+            hold_for_last_bit: cfg.switching.waits_for_last_bit(),
             spray_next: vec![0; n_nodes],
             routes,
             route_ports,
             nics,
             proto_rng: SimRng::new(cfg.seed, Stream::Protocol),
             actions: Vec::new(),
+            timers_set: vec![0; n_nodes],
+            abort_at_deadline,
+            cur_tie: 0,
+            part: None,
+            next_boundary: cell_ps.min(cfg.max_time.ps().saturating_add(1)),
+            cell_ps,
             trace: Trace::default(),
             events_processed: 0,
-            check_stop_at: cfg.max_events,
+            check_stop_at: runaway_events(cfg.max_events),
             stopped: None,
             audit: Vec::new(),
             audit_bytes: Vec::new(),
@@ -444,8 +610,13 @@ impl<P: Protocol> Simulation<P> {
             cfg,
         };
         sim.schedule_next_arrival();
-        sim.events.push(SimTime::ZERO, Event::Sample);
+        sim.events.push(SimTime::ZERO, tie::SAMPLE, Event::Sample);
         sim
+    }
+
+    /// Width of a lookahead cell (see `cell_ps`).
+    pub fn cell(&self) -> SimTime {
+        SimTime::from_ps(self.cell_ps)
     }
 
     /// The current simulated time.
@@ -561,26 +732,25 @@ impl<P: Protocol> Simulation<P> {
     /// Inlined into the run loops (for speed: one call per event saved).
     #[inline(always)]
     pub fn step(&mut self) -> bool {
-        if self.events_processed >= self.check_stop_at && self.must_stop() {
+        if self.events_processed >= self.check_stop_at && self.runaway() {
             return false;
         }
-        let Some((t, ev)) = self.events.pop() else {
+        let Some((t, tie, ev)) = self.events.pop() else {
             self.stop(StopReason::Idle);
             return false;
         };
-        if t > self.cfg.max_time {
-            self.now = self.cfg.max_time;
-            self.stop(StopReason::TimeLimit);
+        if t.ps() >= self.next_boundary && self.boundary(t) {
             return false;
         }
         self.now = t;
+        self.cur_tie = tie;
         self.events_processed += 1;
         match ev {
             Event::TxDone(port) => self.start_tx(port),
             Event::Arrive(port) => self.arrive(port),
             Event::FlowArrival => self.flow_arrival(),
             Event::Timer(t) => {
-                let mut io = io!(self);
+                let mut io = io!(self, NodeId(tie::timer_node(tie)));
                 self.proto.on_timer(t, &mut io);
                 self.apply_actions();
             }
@@ -588,41 +758,86 @@ impl<P: Protocol> Simulation<P> {
                 let action = self.faults[i as usize].clone();
                 self.apply_fault(&action);
             }
+            Event::AbortSender(flow) => self.abort_sender(flow),
+            Event::AbortReceiver(flow) => self.proto.abort_receiver(flow, NodeId(self.records[flow.idx()].dst)),
             Event::Sample => {
-                self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
-                self.events.push(self.now + self.cfg.sample_interval, Event::Sample);
+                if let Some(part) = &mut self.part {
+                    let arrived = self.records.len() as u64 - self.background_flows;
+                    part.samples.push(PartSample { t: self.now, pending: self.pending_bytes, settled: part.settled, arrived });
+                    // Every part samples; the event counts once.
+                    self.events_processed -= (part.index != 0) as u64;
+                } else {
+                    self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
+                }
+                self.events.push(self.now + self.cfg.sample_interval, tie::SAMPLE, Event::Sample);
             }
         }
         true
     }
 
-    /// The stop conditions `step` checks before each event (see
-    /// `check_stop_at`); true when the run has stopped.
+    /// The next event, at `t`, is past the current lookahead cell or past
+    /// `max_time`: the run stops if a reason to stop arose in the cell just
+    /// ended (every flow done, then the event limit), else if `t` is past
+    /// `max_time`; otherwise `t`'s cell begins. True when the run stopped
+    /// (the event at `t` is then not processed). Stopping only between
+    /// cells is what makes a run split between threads stop at the same
+    /// event as one thread (`crate::parallel`).
     #[cold]
     #[inline(never)]
-    fn must_stop(&mut self) -> bool {
-        if self.stopped.is_some() {
+    fn boundary(&mut self, t: SimTime) -> bool {
+        // A part of a split run leaves stopping to the parts together
+        // (`crate::parallel`), which never let it past `max_time`.
+        if self.part.is_none() {
+            if let Some(why) = self.stop_reason() {
+                self.stop(why);
+                return true;
+            }
+        }
+        if t > self.cfg.max_time {
+            self.now = self.cfg.max_time;
+            self.stop(StopReason::TimeLimit);
             return true;
         }
-        if self.completed == self.total_flows && self.pending_arrival.is_none() {
-            self.stop(StopReason::AllFlowsDone);
-            return true;
-        }
-        if self.events_processed >= self.cfg.max_events {
-            self.stop(StopReason::EventLimit);
-            return true;
-        }
-        // Until another flow arrival or completion leaves none pending.
-        self.check_stop_at = self.cfg.max_events;
+        let cell_end = (t.ps() / self.cell_ps + 1).saturating_mul(self.cell_ps);
+        self.next_boundary = cell_end.min(self.cfg.max_time.ps().saturating_add(1));
         false
+    }
+
+    /// Why the run stops at the end of the current cell, if it does: every
+    /// flow has arrived and settled, or the event limit is reached.
+    fn stop_reason(&self) -> Option<StopReason> {
+        if self.completed == self.total_flows && self.pending_arrival.is_none() {
+            Some(StopReason::AllFlowsDone)
+        } else if self.events_processed >= self.cfg.max_events {
+            Some(StopReason::EventLimit)
+        } else {
+            None
+        }
+    }
+
+    /// `events_processed` reached `check_stop_at`: the run has stopped, or
+    /// it ran far past the event limit without leaving its cell (stopped
+    /// now, with the event limit as the reason). True when stopped.
+    #[cold]
+    #[inline(never)]
+    fn runaway(&mut self) -> bool {
+        if self.stopped.is_none() {
+            self.stop(StopReason::EventLimit);
+        }
+        true
     }
 
     fn stop(&mut self, why: StopReason) {
         self.stopped = Some(why);
         self.check_stop_at = 0;
-        // Whatever is still queued or on a wire is in flight at the end.
+        // Whatever is still queued or on a wire is in flight at the end
+        // (a part of a split run counts the wires its nodes receive from).
+        let remote = self.part.as_ref().map(|p| p.remote_ports.clone()).unwrap_or_default();
         for (i, p) in self.ports.iter().enumerate() {
             self.queues[i].for_each(|id| self.counters.count_in_flight(self.packets.get(id)));
+            if remote.contains(&PortId(i as u32)) {
+                continue;
+            }
             for id in p.wire_iter(&self.wire_overflow[i]) {
                 self.counters.count_in_flight(self.packets.get(id));
             }
@@ -632,13 +847,9 @@ impl<P: Protocol> Simulation<P> {
     fn schedule_next_arrival(&mut self) {
         if self.pending_arrival.is_none() {
             self.pending_arrival = self.generator.next_flow(&self.net);
-            if self.pending_arrival.is_none() {
-                // The last flow may be done: `step` checks.
-                self.check_stop_at = 0;
-            }
         }
         if let (Some(f), false) = (&self.pending_arrival, self.arrival_scheduled) {
-            self.events.push(f.arrival.max(self.now), Event::FlowArrival);
+            self.events.push(f.arrival.max(self.now), tie::FLOW | f.id.0 as u64, Event::FlowArrival);
             self.arrival_scheduled = true;
         }
     }
@@ -647,10 +858,16 @@ impl<P: Protocol> Simulation<P> {
         self.arrival_scheduled = false;
         let f = self.pending_arrival.take().expect("an arrival was scheduled");
         debug_assert_eq!(f.id.idx(), self.records.len());
+        // Every part of a split run knows every flow; the sender runs where
+        // the source is, the receiver where the destination is.
+        let (at_src, at_dst) = match &self.part {
+            None => (true, true),
+            Some(part) => (part.owns(f.src), part.owns(f.dst)),
+        };
         if f.background {
             self.background_flows += 1;
-        } else {
-            self.pending_bytes += f.size;
+        } else if at_src {
+            self.pending_bytes = self.pending_bytes.wrapping_add(f.size);
         }
         self.records.push(FlowRecord::new(&f));
         if self.cfg.audit {
@@ -660,9 +877,27 @@ impl<P: Protocol> Simulation<P> {
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowStart { flow: f.id });
         }
-        let mut io = io!(self);
-        self.proto.on_flow_arrival(&f, &mut io);
-        self.apply_actions();
+        if at_dst {
+            self.proto.prepare_receiver(&f);
+        }
+        if let (true, Some(d), false) = (self.abort_at_deadline, f.deadline, f.background) {
+            // Each end gives the flow up at its deadline, where it runs.
+            let at = f.arrival + d;
+            if at_src {
+                self.events.push(at, tie::ABORT | (f.id.0 as u64) << 1, Event::AbortSender(f.id));
+            }
+            if at_dst {
+                self.events.push(at, tie::ABORT | (f.id.0 as u64) << 1 | 1, Event::AbortReceiver(f.id));
+            }
+        }
+        if at_src {
+            let mut io = io!(self, f.src);
+            self.proto.on_flow_arrival(&f, &mut io);
+            self.apply_actions();
+        } else {
+            // Counted once, where the source is.
+            self.events_processed -= 1;
+        }
         self.schedule_next_arrival();
     }
 
@@ -712,7 +947,12 @@ impl<P: Protocol> Simulation<P> {
     fn apply(&mut self, a: Action<P::Timer>) {
         match a {
             Action::Send(p) => self.inject(p),
-            Action::Timer(at, t) => self.events.push(at, Event::Timer(t)),
+            Action::Timer(at, node, t) => {
+                let n = &mut self.timers_set[node.idx()];
+                let tie = tie::TIMER | (node.0 as u64) << tie::NODE_SHIFT | *n;
+                *n += 1;
+                self.events.push(at, tie, Event::Timer(t));
+            }
             Action::FlowDone(flow) => self.flow_done(flow),
             Action::FlowTerminated(flow) => self.flow_terminated(flow),
         }
@@ -730,13 +970,15 @@ impl<P: Protocol> Simulation<P> {
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowFinish { flow });
         }
-        if r.background {
+        let (background, size) = (r.background, r.size);
+        self.note_settled(flow, true, background);
+        if background {
             // Not measured, and not part of any request.
             return;
         }
         self.completion_order.push(flow);
         self.completed += 1;
-        self.pending_bytes -= r.size;
+        self.pending_bytes = self.pending_bytes.wrapping_sub(size);
         self.generator.on_flow_complete(self.now, &self.net);
         self.schedule_next_arrival();
     }
@@ -748,13 +990,43 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         r.terminated = true;
-        if r.background {
+        let (background, size) = (r.background, r.size);
+        self.note_settled(flow, false, background);
+        if background {
             return;
         }
         self.completed += 1;
-        self.pending_bytes -= r.size;
+        self.pending_bytes = self.pending_bytes.wrapping_sub(size);
         self.generator.on_flow_complete(self.now, &self.net);
         self.schedule_next_arrival();
+    }
+
+    /// A flow's deadline passed at its sender (`workload.abort_at_deadline`):
+    /// the protocol stops sending it and, if it was still at work, the flow
+    /// settles as terminated (unless it completed before).
+    #[cold]
+    #[inline(never)]
+    fn abort_sender(&mut self, flow: FlowId) {
+        let src = NodeId(self.records[flow.idx()].src);
+        let mut io = io!(self, src);
+        let running = self.proto.abort_sender(flow, &mut io);
+        self.apply_actions();
+        if running {
+            if self.trace.enabled {
+                self.trace.push(self.now, TraceKind::Control { flow, what: crate::trace::ControlEvent::DeadlineAbort });
+            }
+            self.flow_terminated(flow);
+        }
+    }
+
+    /// Logs a settlement in a part of a split run (nothing otherwise).
+    #[inline]
+    fn note_settled(&mut self, flow: FlowId, done: bool, background: bool) {
+        if let Some(part) = &mut self.part {
+            let seq = part.settlements.len() as u32;
+            part.settlements.push(Settlement { t: self.now, tie: self.cur_tie, seq, flow, done });
+            part.settled += !background as u64;
+        }
     }
 
     /// A packet leaves its source node. Out of line (for speed: inlined
@@ -825,7 +1097,7 @@ impl<P: Protocol> Simulation<P> {
     #[inline(always)]
     fn enqueue(&mut self, port: PortId, id: PacketId) {
         if P::HAS_PORT_LOGIC {
-            let mut io = io!(self);
+            let mut io = io!(self, self.net.ports[port.idx()].node);
             self.proto.on_port_enqueue(port, self.packets.get_mut(id), &mut io);
             self.apply_actions();
         }
@@ -839,7 +1111,7 @@ impl<P: Protocol> Simulation<P> {
         // alone says whether the buffer may hold packets.
         if !st.tx_pending && st.busy_until <= self.now && p.size as u32 <= st.limit {
             debug_assert_eq!(self.queue_bytes[port.idx()], 0, "packets wait at port {} with no TxDone pending", port.0);
-            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
+            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net, self.hold_for_last_bit);
             if self.trace.enabled {
                 self.trace_pass_through(port, id);
             }
@@ -883,7 +1155,7 @@ impl<P: Protocol> Simulation<P> {
             } else if qb != 0 {
                 st.tx_pending = true;
                 let at = st.busy_until;
-                self.events.push(at, Event::TxDone(port));
+                self.events.push(at, tie::TX_DONE | port.0 as u64, Event::TxDone(port));
             }
         }
     }
@@ -932,10 +1204,10 @@ impl<P: Protocol> Simulation<P> {
         let Some(id) = q.dequeue(&self.packets) else { return };
         let qb = q.bytes();
         self.queue_bytes[port.idx()] = qb;
-        let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net);
+        let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net, self.hold_for_last_bit);
         if qb != 0 {
             st.tx_pending = true;
-            self.events.push(end, Event::TxDone(port));
+            self.events.push(end, tie::TX_DONE | port.0 as u64, Event::TxDone(port));
         }
         if self.trace.enabled {
             self.trace_dequeue(port, id);
@@ -960,7 +1232,7 @@ impl<P: Protocol> Simulation<P> {
         let st = &mut self.ports[port.idx()];
         let id = st.wire_pop(&mut self.wire_overflow, port);
         if let Some(next) = st.wire_front() {
-            self.events.push(next, Event::Arrive(port));
+            self.events.push(next, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
         }
         let node = st.peer;
         let p = self.packets.get(id);
@@ -980,10 +1252,10 @@ impl<P: Protocol> Simulation<P> {
                 if self.delivery_extras && data {
                     self.delivery_accounting(&p);
                 }
-                let mut io = io!(self);
+                let mut io = io!(self, node);
                 self.proto.on_packet(p, &mut io);
             } else {
-                let mut io = io!(self);
+                let mut io = io!(self, node);
                 self.proto.on_switch_packet(node, p, &mut io);
             }
             self.apply_actions();
@@ -997,7 +1269,7 @@ impl<P: Protocol> Simulation<P> {
     /// starts.
     pub fn schedule_faults(&mut self, faults: Vec<(SimTime, FaultAction)>) {
         for (at, action) in faults {
-            self.events.push(at, Event::Fault(self.faults.len() as u32));
+            self.events.push(at, tie::FAULT | self.faults.len() as u64, Event::Fault(self.faults.len() as u32));
             self.faults.push(action);
         }
     }
@@ -1151,6 +1423,136 @@ impl<P: Protocol> Simulation<P> {
     }
 }
 
+
+/// Packets for another part of a split run: (arrival time at the far node,
+/// port, packet).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) type Outgoing = Vec<(SimTime, PortId, Packet)>;
+
+/// A simulation as one part of a split run (`crate::parallel`, which the
+/// browser's build leaves out).
+#[cfg(not(target_arch = "wasm32"))]
+impl<P: Protocol> Simulation<P> {
+    /// Makes this simulation part `index` of a split run whose nodes are
+    /// simulated by the parts `owner` names. Call before the first event.
+    pub(crate) fn set_part(&mut self, index: usize, owner: &[u8]) {
+        assert!(self.events_processed == 0 && !self.trace.enabled, "a part is set before the run starts, without a trace");
+        let mut remote_ports = Vec::new();
+        for (i, spec) in self.net.ports.iter().enumerate() {
+            if owner[spec.node.idx()] as usize == index && owner[spec.peer.idx()] as usize != index {
+                remote_ports.push(PortId(i as u32));
+                // A full ring: sends go to the overflow deque, and no
+                // arrival is scheduled here (see `Part::remote_ports`).
+                let st = &mut self.ports[i];
+                st.wire_len = WIRE_INLINE as u8;
+                st.spilled = true;
+            }
+        }
+        self.part = Some(Box::new(Part { index, owner: owner.to_vec(), remote_ports, settlements: Vec::new(), published: 0, settled: 0, samples: Vec::new() }));
+    }
+
+    /// The event limit and the time limit.
+    pub(crate) fn limits(&self) -> (u64, SimTime) {
+        (self.cfg.max_events, self.cfg.max_time)
+    }
+
+    /// Processes every event before `end`; false if the part stopped
+    /// itself (far past the event limit within the cell).
+    pub(crate) fn run_window(&mut self, end: SimTime) -> bool {
+        match end.ps().checked_sub(1) {
+            Some(last) => self.run_until(SimTime::from_ps(last)),
+            None => self.stopped.is_none(),
+        }
+    }
+
+    /// Hands the packets sent towards other parts' nodes since the last
+    /// call to `out[part]`, in the order each port sent them.
+    pub(crate) fn take_outgoing(&mut self, out: &mut [Outgoing]) {
+        let Some(part) = &self.part else { return };
+        for &port in &part.remote_ports {
+            let q = &mut self.wire_overflow[port.idx()];
+            if q.is_empty() {
+                continue;
+            }
+            let to = part.owner[self.net.ports[port.idx()].peer.idx()] as usize;
+            for (at, id) in q.drain(..) {
+                out[to].push((at, port, self.packets.remove(id)));
+            }
+        }
+    }
+
+    /// A packet another part sent on `port` (towards this part's node)
+    /// reaches the far end of the wire at `at`.
+    pub(crate) fn deliver(&mut self, at: SimTime, port: PortId, p: Packet) {
+        let id = self.packets.insert(p);
+        let st = &mut self.ports[port.idx()];
+        if st.wire_len == 0 {
+            self.events.push(at, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
+        }
+        st.wire_push(at, id, &mut self.wire_overflow, port);
+    }
+
+    /// Appends the foreground flows this part settled since the last call.
+    pub(crate) fn take_new_settled(&mut self, out: &mut Vec<FlowId>) {
+        let Some(part) = &mut self.part else { return };
+        for s in &part.settlements[part.published..] {
+            if !self.records[s.flow.idx()].background {
+                out.push(s.flow);
+            }
+        }
+        part.published = part.settlements.len();
+    }
+
+    /// Time of the last event processed.
+    pub(crate) fn last_event_time(&self) -> SimTime {
+        self.now
+    }
+
+    /// Every flow of the workload has arrived.
+    pub(crate) fn arrivals_done(&self) -> bool {
+        self.pending_arrival.is_none()
+    }
+
+    /// Stops this part, as all parts stop together, at time `now`.
+    pub(crate) fn stop_part(&mut self, why: StopReason, now: SimTime) {
+        if self.stopped.is_none() {
+            self.stop(why);
+        }
+        self.stopped = Some(why);
+        self.now = now;
+    }
+
+    /// What the part hands back.
+    pub(crate) fn into_part_output(self) -> PartOutput {
+        let part = self.part.expect("a part of a split run");
+        PartOutput {
+            records: self.records,
+            settlements: part.settlements,
+            counters: self.counters,
+            samples: part.samples,
+            stop: self.stopped.unwrap_or(StopReason::Idle),
+            now: self.now,
+            events: self.events_processed,
+            name: self.proto.name(),
+        }
+    }
+}
+
+/// The least time from a port starting to send a packet to the far node
+/// seeing it, over every port: the serialization of a header (the
+/// smallest packet; a cut-through switch sees a packet once its header is
+/// in) plus the link's delay. Nothing a node does at time t can reach
+/// another node before t plus this (the lookahead of `crate::parallel`).
+pub fn lookahead(net: &Network) -> SimTime {
+    net.ports.iter().map(|p| p.rate.serialization(HEADER as u64) + p.delay).min().unwrap_or(SimTime::from_ps(1))
+}
+
+/// The event count at which a run that never leaves its lookahead cell is
+/// stopped (see `check_stop_at`): the limit plus as much again (at least a
+/// million events).
+fn runaway_events(max_events: u64) -> u64 {
+    max_events.saturating_add(max_events.max(1_000_000))
+}
 
 /// A fixed integer mixer (SplitMix64's finalizer) for ECMP hashing, the
 /// same on every platform.

@@ -259,11 +259,16 @@ impl Timeline {
     /// nearest checkpoint before `t` (or goes on from the shown run when
     /// that is nearer) and replays. Returns the events replayed.
     pub fn seek(&mut self, t: SimTime) -> u64 {
-        // The best starting point: the most advanced state not past `t`.
-        // A checkpoint taken mid-time (a slice ended between two events at
-        // the same time) is still before `t` when its time is.
-        let best = self.coarse.iter().chain(&self.fine).filter(|c| c.time <= t).max_by_key(|c| c.events);
-        let own = self.run.now() <= t && best.is_none_or(|b| self.run.events() >= b.events);
+        // The best starting point: the most advanced state not past `t`,
+        // and, when animating, not past `t - lead_in` either, so that the
+        // replay records the lead-in's trace (the packets in flight and the
+        // recent log at `t`). A step back of one event from a run already
+        // at its target otherwise replayed nothing and the page's log came
+        // back empty. A checkpoint taken mid-time (a slice ended between
+        // two events at the same time) is still before `t` when its time is.
+        let from = if self.trace { t.saturating_sub(self.cfg.lead_in) } else { t };
+        let best = self.coarse.iter().chain(&self.fine).filter(|c| c.time <= from).max_by_key(|c| c.events);
+        let own = self.run.now() <= from && best.is_none_or(|b| self.run.events() >= b.events);
         if !own {
             let b = best.expect("the first checkpoint is at time zero");
             self.run = b.run.snapshot();

@@ -47,6 +47,75 @@ pub enum TraceKind {
     Decision { flow: FlowId, port: Option<PortId>, what: ControlEvent, queue: Option<u8>, rate_bps: f64 },
 }
 
+/// The kind of a trace record as the browser binding encodes it (the
+/// `kind` column of its flat records); `dcsim names` exports the codes to
+/// the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TraceCode {
+    /// A packet entered a buffer; aux = sub-queue.
+    Enqueue = 0,
+    /// A packet started transmission; aux = bytes left in the buffer,
+    /// priority = pFabric rank (remaining bytes) or sub-queue.
+    Dequeue = 1,
+    /// A packet was dropped; aux = its [`DropReason`] code.
+    Drop = 2,
+    /// A packet was CE-marked.
+    EcnMark = 3,
+    /// A flow arrived at its sender.
+    FlowStart = 4,
+    /// A flow finished.
+    FlowFinish = 5,
+    /// A retransmission timeout; aux = 1 in pFabric probe mode.
+    Timeout = 6,
+    /// A switch set a link rate (RCP); aux = bits per second.
+    LinkRate = 7,
+    /// A control message; aux = its [`ControlEvent`] code.
+    Control = 8,
+    /// A scheduling decision (PASE, PDQ); aux = its [`ControlEvent`] code,
+    /// seq = priority queue (-1: none decided), priority = rate in bits per
+    /// second, port = the link (-1: none).
+    Decision = 9,
+    /// A port's link went down (aux 0) or came back (aux 1): a fault.
+    Fault = 10,
+}
+
+impl TraceCode {
+    /// Every code, in code order (the page's names come from here).
+    pub const ALL: [TraceCode; 11] = [
+        TraceCode::Enqueue,
+        TraceCode::Dequeue,
+        TraceCode::Drop,
+        TraceCode::EcnMark,
+        TraceCode::FlowStart,
+        TraceCode::FlowFinish,
+        TraceCode::Timeout,
+        TraceCode::LinkRate,
+        TraceCode::Control,
+        TraceCode::Decision,
+        TraceCode::Fault,
+    ];
+}
+
+impl TraceKind {
+    /// The record kind the browser binding writes for this event.
+    pub fn code(&self) -> TraceCode {
+        match self {
+            TraceKind::Fault { .. } => TraceCode::Fault,
+            TraceKind::Enqueue { .. } => TraceCode::Enqueue,
+            TraceKind::Dequeue { .. } => TraceCode::Dequeue,
+            TraceKind::Drop { .. } => TraceCode::Drop,
+            TraceKind::EcnMark { .. } => TraceCode::EcnMark,
+            TraceKind::FlowStart { .. } => TraceCode::FlowStart,
+            TraceKind::FlowFinish { .. } => TraceCode::FlowFinish,
+            TraceKind::Timeout { .. } => TraceCode::Timeout,
+            TraceKind::LinkRate { .. } => TraceCode::LinkRate,
+            TraceKind::Control { .. } => TraceCode::Control,
+            TraceKind::Decision { .. } => TraceCode::Decision,
+        }
+    }
+}
+
 /// A control message or decision of a protocol, as traced (`TraceKind`'s
 /// `Control` and `Decision`). The names are the ones the page shows; the
 /// WebAssembly binding encodes one as its index in [`ControlEvent::ALL`],
@@ -114,11 +183,14 @@ pub enum ControlEvent {
     D3Quench,
     /// RCP/D3: a slow flow asks for the current rate again.
     RcpRefresh,
+    /// Any protocol, with `workload.abort_at_deadline`: the flow's deadline
+    /// passed before it finished, and its sender gave it up.
+    DeadlineAbort,
 }
 
 impl ControlEvent {
     /// Every control event, in code order.
-    pub const ALL: [ControlEvent; 30] = [ControlEvent::Probe, ControlEvent::Rts, ControlEvent::Token, ControlEvent::TokenExpired, ControlEvent::FreeTokenExpired, ControlEvent::Downgrade, ControlEvent::ReceiverTimeout, ControlEvent::FastpassRequest, ControlEvent::FastpassGrant, ControlEvent::FastpassMissedSlot, ControlEvent::FastpassQuery, ControlEvent::FastpassNack, ControlEvent::FastpassAck, ControlEvent::PaseRequest, ControlEvent::PaseDecision, ControlEvent::PasePrune, ControlEvent::PaseDelegationReport, ControlEvent::PaseDelegationUpdate, ControlEvent::PaseProbe, ControlEvent::PaseRelease, ControlEvent::PdqSyn, ControlEvent::PdqAccept, ControlEvent::PdqEarlyStart, ControlEvent::PdqPause, ControlEvent::PdqRate, ControlEvent::PdqProbe, ControlEvent::PdqTerminate, ControlEvent::PdqFin, ControlEvent::D3Quench, ControlEvent::RcpRefresh];
+    pub const ALL: [ControlEvent; 31] = [ControlEvent::Probe, ControlEvent::Rts, ControlEvent::Token, ControlEvent::TokenExpired, ControlEvent::FreeTokenExpired, ControlEvent::Downgrade, ControlEvent::ReceiverTimeout, ControlEvent::FastpassRequest, ControlEvent::FastpassGrant, ControlEvent::FastpassMissedSlot, ControlEvent::FastpassQuery, ControlEvent::FastpassNack, ControlEvent::FastpassAck, ControlEvent::PaseRequest, ControlEvent::PaseDecision, ControlEvent::PasePrune, ControlEvent::PaseDelegationReport, ControlEvent::PaseDelegationUpdate, ControlEvent::PaseProbe, ControlEvent::PaseRelease, ControlEvent::PdqSyn, ControlEvent::PdqAccept, ControlEvent::PdqEarlyStart, ControlEvent::PdqPause, ControlEvent::PdqRate, ControlEvent::PdqProbe, ControlEvent::PdqTerminate, ControlEvent::PdqFin, ControlEvent::D3Quench, ControlEvent::RcpRefresh, ControlEvent::DeadlineAbort];
     /// Its name, e.g. `"pdq_pause"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -152,6 +224,7 @@ impl ControlEvent {
             ControlEvent::PdqFin => "pdq_fin",
             ControlEvent::D3Quench => "d3_quench",
             ControlEvent::RcpRefresh => "rcp_refresh",
+            ControlEvent::DeadlineAbort => "deadline_abort",
         }
     }
     /// Its code: the index in [`ControlEvent::ALL`].
@@ -221,5 +294,45 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), ControlEvent::ALL.len(), "names are distinct");
+    }
+
+    #[test]
+    fn record_codes_are_their_place_in_the_lists() {
+        // The page indexes these lists by code: each `ALL` must be in code
+        // order and complete (a variant left out of a list would leave a
+        // code the page cannot name).
+        use super::{TraceCode, TraceKind};
+        use crate::ids::{FlowId, PortId};
+        use crate::packet::PacketKind;
+        use crate::queue::DropReason;
+        for (i, c) in TraceCode::ALL.iter().enumerate() {
+            assert_eq!(*c as usize, i, "{c:?}");
+        }
+        for (i, k) in PacketKind::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i, "{k:?}");
+        }
+        for (i, r) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i, "{r:?}");
+        }
+        assert_eq!(DropReason::ALL.len(), DropReason::Injected as usize + 1);
+        assert_eq!(PacketKind::ALL.len(), PacketKind::Control as usize + 1);
+        let f = FlowId(0);
+        let p = PortId(0);
+        let kinds = [
+            TraceKind::Fault { port: p, up: true },
+            TraceKind::Enqueue { port: p, flow: f, seq: 0, kind: PacketKind::Data, subqueue: 0, queue_bytes: 0 },
+            TraceKind::Drop { port: p, flow: f, seq: 0, kind: PacketKind::Data, reason: DropReason::BufferFull },
+            TraceKind::EcnMark { port: p, flow: f, seq: 0 },
+            TraceKind::FlowStart { flow: f },
+            TraceKind::FlowFinish { flow: f },
+            TraceKind::Timeout { flow: f, probe_mode: false },
+            TraceKind::LinkRate { port: p, rate_bps: 0.0 },
+            TraceKind::Control { flow: f, what: ControlEvent::Probe },
+            TraceKind::Decision { flow: f, port: None, what: ControlEvent::Probe, queue: None, rate_bps: 0.0 },
+        ];
+        let mut codes: Vec<TraceCode> = kinds.iter().map(|k| k.code()).collect();
+        codes.push(TraceCode::Dequeue);
+        codes.sort_by_key(|c| *c as u8);
+        assert_eq!(codes, TraceCode::ALL, "every code is some event's");
     }
 }

@@ -147,7 +147,29 @@ fn every_scenario_conserves_packets_and_completes_under_every_packet_protocol() 
             jobs.push((file.clone(), s));
         }
     }
-    let results = par_map(&jobs, |(file, s)| {
+    check_runs(&jobs);
+}
+
+/// DCTCP, D2TCP and L2DCT under the `testbed_kernel` profile (issue 18):
+/// delayed ACKs, the kernel's 200 ms minimum RTO where the file sets none,
+/// an initial window of 10, on every shipped scenario.
+#[test]
+fn every_scenario_conserves_packets_under_the_kernel_profile() {
+    let mut jobs = Vec::new();
+    for (file, s) in &shipped_scenarios() {
+        for p in [ProtocolName::Dctcp, ProtocolName::D2tcp, ProtocolName::L2dct] {
+            let mut s = shrink(s.with_field(&format!("params.{}.profile", p.as_str()), serde_json::json!("testbed_kernel")).unwrap());
+            s.protocol = p;
+            jobs.push((format!("{file} (testbed_kernel)"), s));
+        }
+    }
+    check_runs(&jobs);
+}
+
+/// Runs each (label, scenario) with the delivery audit on and fails
+/// listing every violation of [`check`].
+fn check_runs(jobs: &[(String, Scenario)]) {
+    let results = par_map(jobs, |(file, s)| {
         let t = std::time::Instant::now();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_ok(s, RunOptions { trace: false, audit: true })));
         let label = format!("{file} / {}", s.protocol.as_str());
@@ -215,7 +237,7 @@ fn lone_flow_has_slowdown_exactly_one() {
     let mut failures = Vec::new();
     for inter_rack in [true, false] {
         let seed = seed_for(inter_rack);
-        for switching in [Switching::StoreAndForward, Switching::CutThrough] {
+        for switching in [Switching::StoreAndForward, Switching::CutThrough, Switching::CutThroughHold] {
             for p in [ProtocolName::Pfabric, ProtocolName::Tcp, ProtocolName::Dctcp] {
                 let mut s = lone_flow(seed, switching);
                 s.protocol = p;

@@ -11,10 +11,9 @@
 
 mod common;
 
-use common::{par_map, scenarios_dir};
+use common::{every_scenario_and_protocol, par_map};
 use dcsim_core::report::{flows_csv, summary_csv};
-use dcsim_core::scenario::ProtocolName;
-use dcsim_core::{run, RunOptions, Scenario};
+use dcsim_core::{run, RunOptions};
 
 /// FNV-1a, 64 bits: a fixed, platform-independent hash of the CSV bytes.
 fn fnv(bytes: &[u8]) -> u64 {
@@ -22,19 +21,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 fn fingerprints() -> Vec<String> {
-    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json")).collect();
-    paths.sort();
-    let mut jobs = Vec::new();
-    for p in &paths {
-        let mut s = Scenario::from_json(&std::fs::read_to_string(p).unwrap()).unwrap();
-        s.workload.flows = s.workload.flows.min(200);
-        let file = p.file_stem().unwrap().to_string_lossy().to_string();
-        for proto in ProtocolName::ALL {
-            let mut s = s.clone();
-            s.protocol = proto;
-            jobs.push((file.clone(), s));
-        }
-    }
+    let jobs = every_scenario_and_protocol();
     par_map(&jobs, |(file, s)| {
         let line = match run(s, RunOptions::default()) {
             Ok(o) => format!("{:016x} {:016x}", fnv(flows_csv(&o.records).as_bytes()), fnv(summary_csv(std::slice::from_ref(&o.summary)).as_bytes())),

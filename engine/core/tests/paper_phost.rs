@@ -150,27 +150,36 @@ fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_noth
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn permutation_matrix_favours_phost() {
-    // pHost section 4.2 (permutation traffic matrix): with one destination
-    // per source, tokens keep every access link busy and pHost's mean
-    // slowdown is lower than pFabric's and Fastpass's. The scenario's 30,000
-    // flows are needed: pFabric's long flows fall further behind the longer
-    // the run (their mean slowdown 1.9 after 3,000 flows, 4.5 after 30,000),
-    // and with 3,000 flows pFabric is ahead (1.168 against pHost's 1.193).
-    // Measured (seed 1): pHost 1.249, pFabric 1.280, Fastpass about 1.8
-    // (seeds 2 and 3: pHost 1.243 and 1.236, pFabric 1.330 and 1.310).
-    let jobs = [ProtocolName::Pfabric, ProtocolName::Phost, ProtocolName::Fastpass];
-    let out = par_map(&jobs, |&p| {
+/// Mean slowdown of each protocol on the scenario's permutation matrix
+/// (30,000 flows, seed 1).
+fn permutation_slowdowns(jobs: &[ProtocolName]) -> Vec<f64> {
+    par_map(jobs, |&p| {
         let mut s = load("phost-permutation");
         assert_eq!(s.workload.flows, 30000);
         s.protocol = p;
-        run_ok(&s, RunOptions::default())
-    });
-    let (a, b, c) = (out[0].summary.all.mean_slowdown, out[1].summary.all.mean_slowdown, out[2].summary.all.mean_slowdown);
-    eprintln!("permutation: mean slowdown pFabric {a:.4} pHost {b:.4} Fastpass {c:.4}");
-    assert!(b < a, "pHost {b} should beat pFabric {a} on the permutation matrix");
-    assert!(b < c, "pHost {b} should beat Fastpass {c} on the permutation matrix");
+        run_ok(&s, RunOptions::default()).summary.all.mean_slowdown
+    })
+}
+
+#[test]
+fn permutation_matrix_favours_phost_over_fastpass() {
+    // pHost section 4.2 (permutation traffic matrix): with one destination
+    // per source, tokens keep every access link busy and pHost's mean
+    // slowdown is lower than Fastpass's. Measured (seed 1): pHost 1.266,
+    // Fastpass 1.789.
+    let v = permutation_slowdowns(&[ProtocolName::Phost, ProtocolName::Fastpass]);
+    eprintln!("permutation: mean slowdown pHost {:.4} Fastpass {:.4}", v[0], v[1]);
+    assert!(v[0] < v[1], "pHost {} should beat Fastpass {} on the permutation matrix", v[0], v[1]);
+}
+
+#[test]
+#[ignore = "not reproduced: with cut-through as the pHost authors' simulator (issue 21) pFabric's long flows keep up, and on this scenario (30,000 flows, seed 1) pFabric's mean slowdown is 1.173 against pHost's 1.266; with `cut_through_hold` (a 40G uplink held for a 10G packet's arrival) pFabric was 1.280 and pHost 1.249, pFabric's loss coming from that rule"]
+fn permutation_matrix_favours_phost_over_pfabric() {
+    // pHost section 4.2 (permutation traffic matrix): pHost's mean slowdown
+    // is lower than pFabric's.
+    let v = permutation_slowdowns(&[ProtocolName::Pfabric, ProtocolName::Phost]);
+    eprintln!("permutation: mean slowdown pFabric {:.4} pHost {:.4}", v[0], v[1]);
+    assert!(v[1] < v[0], "pHost {} should beat pFabric {} on the permutation matrix", v[1], v[0]);
 }
 
 /// Share of data bytes the first tenant (IMC10) got by time `t`.

@@ -143,15 +143,42 @@ fn d3_rcp_and_tcp_fall_below_pdq_as_flows_increase() {
     }
 }
 
-#[test]
-#[ignore = "not reproduced: with 25 and 50 flows PDQ(Basic) (0.543, 0.121) falls below D3 (0.600, 0.379), and at 50 below TCP (0.277) and RCP (0.236); up to 11 flows it is above all three. Basic has no Early Termination, so a flow past its deadline stays the most critical and keeps the link, where D3 quenches it"]
-fn d3_rcp_and_tcp_fall_below_pdq_basic() {
+/// PDQ(Basic) against D3, RCP and TCP with every flow given up at its
+/// deadline (`workload.abort_at_deadline`, for every protocol), on the
+/// paper's 12-server tree (senders repeat beyond 11 flows): fractions of
+/// deadlines met at 25 and 50 flows per query, mean over seeds.
+fn basic_and_baselines_with_abort() -> Vec<(String, [f64; 2])> {
     let schemes = [BASIC, Scheme::D3, Scheme::Rcp, Scheme::Tcp];
-    let rows = sweep(&schemes);
-    table(&schemes, &rows);
-    for (i, s) in schemes.iter().enumerate().skip(1) {
-        for j in 1..FANOUTS.len() {
-            assert!(rows[i][j] < rows[0][j], "{}: {:.3} at {} flows, PDQ(Basic) {:.3}", s.label(), rows[i][j], FANOUTS[j], rows[0][j]);
+    let fanouts = [25u32, 50];
+    let jobs: Vec<(Scheme, u32, u64)> = schemes.iter().flat_map(|&sc| fanouts.iter().flat_map(move |&f| SEEDS.iter().map(move |&seed| (sc, f, seed)))).collect();
+    let met = par_map(&jobs, |&(sc, f, seed)| {
+        let mut s = query(f, seed, sc);
+        // The paper's tree, not the 52-server one `query` takes beyond 11.
+        s.topology = load("pdq-query-aggregation").topology;
+        s.workload.abort_at_deadline = true;
+        run_ok(&s, RunOptions::default()).summary.deadlines_met.expect("deadline flows")
+    });
+    let n = SEEDS.len();
+    schemes.iter().enumerate().map(|(i, sc)| (sc.label(), [0, 1].map(|j| met[(i * 2 + j) * n..][..n].iter().sum::<f64>() / n as f64))).collect()
+}
+
+#[test]
+fn with_flows_given_up_at_their_deadline_pdq_basic_beats_d3_rcp_and_tcp() {
+    // PDQ section 5.2: even PDQ(Basic), without Early Start and Early
+    // Termination, meets more deadlines than D3, RCP and TCP at 25 and 50
+    // flows per query. The paper's deadline flows count as failed, and
+    // stop, at their deadline; without that (every flow runs to the end,
+    // PDQ(Basic) keeps the link for a flow already late while D3 quenches
+    // its own) Basic met 0.534 and 0.118 against D3's 0.599 and 0.386.
+    // Measured with `abort_at_deadline`: PDQ(Basic) 0.773 / 0.536 at 25 /
+    // 50 flows; D3 0.599 / 0.386, RCP 0.446 / 0.244, TCP 0.575 / 0.350.
+    let rows = basic_and_baselines_with_abort();
+    eprintln!("deadlines met with abort_at_deadline, 25 and 50 flows per query: {rows:?}");
+    let basic = rows[0].1;
+    for (label, r) in &rows[1..] {
+        for j in 0..2 {
+            // A margin well above the seeds' spread (about 0.02).
+            assert!(basic[j] > r[j] + 0.05, "{} flows: PDQ(Basic) {:.3}, {label} {:.3}", [25, 50][j], basic[j], r[j]);
         }
     }
 }

@@ -74,6 +74,28 @@ fn stepping_back_uses_a_nearby_checkpoint() {
 }
 
 #[test]
+fn a_seek_replays_the_traced_lead_in_even_to_a_nearby_time() {
+    // The page rebuilds its event log and the packets on the wires from
+    // the trace a seek records: every seek while animating must replay at
+    // least `lead_in` with the trace on, also one that lands right behind
+    // the run's own time (step back one event), where the run itself was
+    // a valid starting point.
+    let s = scenario(ProtocolName::Pfabric, 400);
+    let cfg = TimelineConfig::default();
+    let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), cfg, Some(live));
+    tl.set_trace(true);
+    let t = SimTime::from_us(3000);
+    tl.seek(t);
+    tl.run_mut().drain_trace();
+    for target in [tl.run().now(), SimTime::from_ps(tl.run().now().ps() - 1), t - SimTime::from_us(1)] {
+        tl.seek(target);
+        let trace = tl.run_mut().drain_trace();
+        let first = SimTime::from_ps(trace.first().map_or(u64::MAX, |e| e.t_ps));
+        assert!(!trace.is_empty() && first <= target - cfg.lead_in + SimTime::from_us(2), "a seek to {} ps traced from {} ps ({} records)", target.ps(), first.ps(), trace.len());
+    }
+}
+
+#[test]
 fn checkpoints_stay_within_the_budget() {
     let s = scenario(ProtocolName::Pfabric, 1500);
     let budget = 24 << 20;

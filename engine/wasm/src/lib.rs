@@ -40,43 +40,10 @@ pub const FLOW_WIDTH: usize = 7;
 /// Numbers per buffered-packet record: `[flow, seq, packet_kind, rank, size, class]`.
 pub const PACKET_WIDTH: usize = 6;
 
-/// Trace record kinds (`kind` column of a trace record).
-pub mod trace_code {
-    /// A packet entered a buffer; aux = sub-queue.
-    pub const ENQUEUE: f64 = 0.0;
-    /// A packet started transmission; aux = bytes left in the buffer.
-    pub const DEQUEUE: f64 = 1.0;
-    /// A packet was dropped; aux = 0 buffer full, 1 least urgent (pFabric),
-    /// 2 link down (a fault), 3 injected (a `drop_next` fault).
-    pub const DROP: f64 = 2.0;
-    /// A packet was CE-marked.
-    pub const ECN_MARK: f64 = 3.0;
-    /// A flow arrived at its sender.
-    pub const FLOW_START: f64 = 4.0;
-    /// A flow finished.
-    pub const FLOW_FINISH: f64 = 5.0;
-    /// A retransmission timeout; aux = 1 in pFabric probe mode.
-    pub const TIMEOUT: f64 = 6.0;
-    /// A switch set a link rate (RCP); aux = bits per second.
-    pub const LINK_RATE: f64 = 7.0;
-    /// A control message; aux = index into `ControlEvent::ALL` (its code).
-    pub const CONTROL: f64 = 8.0;
-    /// A scheduling decision (PASE, PDQ); aux = index into
-    /// `ControlEvent::ALL` (its code), seq = priority queue (-1: none decided),
-    /// priority = rate in bits per second, port = the link (-1: none).
-    pub const DECISION: f64 = 9.0;
-    /// A port's link went down (aux 0) or came back (aux 1): a fault.
-    pub const FAULT: f64 = 10.0;
-}
-
-
+/// A packet kind's code (`PacketKind::ALL` order; the page's names come
+/// from `dcsim names`).
 fn kind_code(k: PacketKind) -> f64 {
-    match k {
-        PacketKind::Data => 0.0,
-        PacketKind::Ack => 1.0,
-        PacketKind::Probe => 2.0,
-        PacketKind::Control => 3.0,
-    }
+    k as u8 as f64
 }
 
 /// One run in the browser: created from a scenario, advanced in slices by
@@ -320,7 +287,7 @@ impl Engine {
     }
 
     /// Takes the trace recorded since the last call, [`TRACE_WIDTH`]
-    /// numbers per record (see [`trace_code`]).
+    /// numbers per record (kinds: `dcsim_core::trace::TraceCode`).
     pub fn take_trace(&mut self) -> Vec<f64> {
         let evs = self.timeline.run_mut().drain_trace();
         let mut v = Vec::with_capacity(evs.len() * TRACE_WIDTH);
@@ -330,32 +297,25 @@ impl Engine {
                 TraceKind::Dequeue { arrive_ps, .. } => arrive_ps as f64,
                 _ => 0.0,
             };
+            let code = e.kind.code() as u8 as f64;
             let rec: [f64; TRACE_WIDTH - 1] = match e.kind {
-                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, trace_code::ENQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64],
-                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority, .. } => [t, trace_code::DEQUEUE, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
-                TraceKind::Drop { port, flow, seq, kind, reason } => {
-                    let why = match reason {
-                        dcsim_core::queue::DropReason::BufferFull => 0.0,
-                        dcsim_core::queue::DropReason::LeastUrgent => 1.0,
-                        dcsim_core::queue::DropReason::LinkDown => 2.0,
-                        dcsim_core::queue::DropReason::Injected => 3.0,
-                    };
-                    [t, trace_code::DROP, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), why, 0.0]
-                }
-                TraceKind::Fault { port, up } => [t, trace_code::FAULT, port.0 as f64, -1.0, 0.0, 0.0, if up { 1.0 } else { 0.0 }, 0.0],
-                TraceKind::EcnMark { port, flow, seq } => [t, trace_code::ECN_MARK, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0, 0.0],
-                TraceKind::FlowStart { flow } => [t, trace_code::FLOW_START, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
-                TraceKind::FlowFinish { flow } => [t, trace_code::FLOW_FINISH, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
-                TraceKind::Timeout { flow, probe_mode } => [t, trace_code::TIMEOUT, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
-                TraceKind::LinkRate { port, rate_bps } => [t, trace_code::LINK_RATE, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
+                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64],
+                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority, .. } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
+                TraceKind::Drop { port, flow, seq, kind, reason } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), reason as u8 as f64, 0.0],
+                TraceKind::Fault { port, up } => [t, code, port.0 as f64, -1.0, 0.0, 0.0, if up { 1.0 } else { 0.0 }, 0.0],
+                TraceKind::EcnMark { port, flow, seq } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0, 0.0],
+                TraceKind::FlowStart { flow } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
+                TraceKind::FlowFinish { flow } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
+                TraceKind::Timeout { flow, probe_mode } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
+                TraceKind::LinkRate { port, rate_bps } => [t, code, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
                 TraceKind::Control { flow, what } => {
-                    [t, trace_code::CONTROL, -1.0, flow.0 as f64, 0.0, 3.0, what.code() as f64, 0.0]
+                    [t, code, -1.0, flow.0 as f64, 0.0, kind_code(PacketKind::Control), what.code() as f64, 0.0]
                 }
                 TraceKind::Decision { flow, port, what, queue, rate_bps } => {
                     let i = what.code();
                     let port = port.map_or(-1.0, |p| p.0 as f64);
                     let queue = queue.map_or(-1.0, |q| q as f64);
-                    [t, trace_code::DECISION, port, flow.0 as f64, queue, 3.0, i as f64, rate_bps]
+                    [t, code, port, flow.0 as f64, queue, kind_code(PacketKind::Control), i as f64, rate_bps]
                 }
             };
             v.extend_from_slice(&rec);

@@ -1,11 +1,35 @@
 // The parameter panel: scenario, protocols side by side, topology size,
-// workload, load, flows, buffer, ECN threshold, priority queues, seed. Edits are checked as
+// workload, load, flows, buffer, ECN threshold, priority queues, DCTCP's
+// end-host profile, seed. Edits are checked as
 // they are typed (field-named messages) and applied with one button, which
 // reloads every run from time zero with the same arrivals for all.
 
 import { memo, useMemo, useState } from 'react';
 import { SCENARIOS, scenarioNamed } from '../scenarios';
-import { DEFAULT_BUFFER, FLOW_LEVEL, MAX_SIDE_BY_SIDE, NAMED_CDFS, PROTOCOLS, validateSettings, type Protocol, type Settings } from '../state/settings';
+import { DCTCP_PROFILES } from '../engine/names.generated';
+import {
+  DCTCP_FAMILY,
+  DCTCP_PROFILE_NAMES,
+  DEFAULT_BUFFER,
+  FLOW_LEVEL,
+  MAX_SIDE_BY_SIDE,
+  NAMED_CDFS,
+  PROTOCOLS,
+  dctcpProfileOf,
+  validateSettings,
+  type DctcpProfile,
+  type Protocol,
+  type Settings,
+} from '../state/settings';
+
+/** What a DCTCP profile sets, in words: "alpha 1, initial window 12, min RTO 200 µs, ACK every packet". */
+export function describeProfile(name: string): string {
+  const d = DCTCP_PROFILES[name as DctcpProfile];
+  if (!d) return 'unknown profile';
+  const rto = d.min_rto_us >= 1000 ? `${d.min_rto_us / 1000} ms` : `${d.min_rto_us} µs`;
+  const acks = d.delayed_ack ? 'delayed ACKs' : 'ACK every packet';
+  return `alpha ${d.initial_alpha}, initial window ${d.init_cwnd}, min RTO ${rto}, cut to ≥ ${d.min_cwnd_after_cut}, ${acks}`;
+}
 
 
 /** Sets `obj.a.b.c = v` on a deep copy (undefined deletes). */
@@ -152,6 +176,38 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
           flows in the first, the others in the queue their arbitration gives, each marking ECN at K); pFabric's sort by priority; TCP, DCTCP and RCP use one FIFO.
         </p>
       </fieldset>
+      {draft.protocols.some((p) => DCTCP_FAMILY.has(p)) && (
+        <fieldset>
+          <legend>end hosts</legend>
+          {draft.protocols
+            .filter((p) => DCTCP_FAMILY.has(p))
+            .map((p) => {
+              const path = `params.${p}.profile`;
+              const chosen = dctcpProfileOf(sc, p) ?? DCTCP_PROFILE_NAMES[0];
+              return (
+                <label key={path} className="field">
+                  <span>{p} end-host profile</span>
+                  <select data-testid={`profile-${p}`} value={chosen} onChange={(e) => edit(path, e.target.value)}>
+                    {!(DCTCP_PROFILE_NAMES as string[]).includes(chosen) && <option value={chosen}>{chosen}</option>}
+                    {DCTCP_PROFILE_NAMES.map((n, i) => (
+                      <option key={n} value={n}>
+                        {n}
+                        {i === 0 ? ' (default)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                  <small className="note">{describeProfile(chosen)}; a field given in the JSON below overrides it</small>
+                  {errFor(path) && <em className="error" data-testid={`error-${path}`}>{path}: {errFor(path)}</em>}
+                </label>
+              );
+            })}
+          <p className="note">
+            DCTCP's profiles (D2TCP and L2DCT take one too): linux starts alpha at 1 as Linux does, ns2 at 0 as the DCTCP ns-2 scripts, both with pFabric Table 1's
+            simulation settings; testbed_kernel is a Linux host's stack (200 ms minimum RTO, initial window 10, delayed ACKs with an immediate ACK when the CE mark
+            changes).
+          </p>
+        </fieldset>
+      )}
       <fieldset>
         <legend>protocol parameters (JSON)</legend>
         <p className="note">

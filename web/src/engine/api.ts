@@ -3,41 +3,33 @@
 // from here (plus the pure decoders in frame.ts); the engine itself lives in
 // the worker (sim.worker.ts).
 
+import { DROP_REASON, PACKET_KIND, TRACE_CODE } from './names.generated';
+
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
 export const TRACE_WIDTH = 9; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority, end_ps]
 export const FLOW_WIDTH = 7; // [flow, size_bytes, start_ps, fct_ps, slowdown, src, dst]
 export const PACKET_WIDTH = 6; // [flow, seq, packet_kind, rank, size, class]
 
-/** Trace record kinds (column 1 of a trace record). */
-export enum TraceCode {
-  Enqueue = 0, // aux = sub-queue
-  Dequeue = 1, // aux = bytes left in the buffer; priority = pFabric rank (remaining bytes) or sub-queue
-  Drop = 2, // aux = DropWhy
-  EcnMark = 3,
-  FlowStart = 4,
-  FlowFinish = 5,
-  Timeout = 6, // aux = 1 in pFabric probe mode
-  LinkRate = 7, // aux = bits per second (RCP fair share)
-  Control = 8, // aux = index into CONTROL_NAMES
-  Fault = 10, // a port's link went down (aux 0) or came back (aux 1)
-  Decision = 9, // aux = index into CONTROL_NAMES; seq = priority queue (-1: none); priority = rate, b/s; port = the link (-1: none)
-}
+/**
+ * Trace record kinds (column 1 of a trace record), read from the engine.
+ * Enqueue: aux = sub-queue. Dequeue: aux = bytes left in the buffer,
+ * priority = pFabric rank (remaining bytes) or sub-queue. Drop: aux =
+ * DropWhy. Timeout: aux = 1 in pFabric probe mode. LinkRate: aux = bits per
+ * second (RCP fair share). Control: aux = index into CONTROL_NAMES.
+ * Decision: aux = index into CONTROL_NAMES, seq = priority queue (-1: none),
+ * priority = rate in b/s, port = the link (-1: none). Fault: a port's link
+ * went down (aux 0) or came back (aux 1).
+ */
+export const TraceCode = TRACE_CODE;
+export type TraceCode = (typeof TRACE_CODE)[keyof typeof TRACE_CODE];
 
-/** Packet kinds (packet_kind column). */
-export enum PacketKindCode {
-  Data = 0,
-  Ack = 1,
-  Probe = 2,
-  Control = 3,
-}
+/** Packet kinds (packet_kind column), read from the engine. */
+export const PacketKindCode = PACKET_KIND;
+export type PacketKindCode = (typeof PACKET_KIND)[keyof typeof PACKET_KIND];
 
-/** Why a packet was dropped (aux of a Drop record). */
-export enum DropWhy {
-  BufferFull = 0,
-  LeastUrgent = 1,
-  LinkDown = 2,
-  Injected = 3,
-}
+/** Why a packet was dropped (aux of a Drop record), read from the engine. */
+export const DropWhy = DROP_REASON;
+export type DropWhy = (typeof DROP_REASON)[keyof typeof DROP_REASON];
 
 /** Names of control events, indexed by the aux of a Control or Decision record: read from the engine. */
 export { CONTROL_NAMES } from './names.generated';

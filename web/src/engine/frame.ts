@@ -53,7 +53,7 @@ export function decodeTrace(a: Float64Array): TraceRecord[] {
   const out: TraceRecord[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * TRACE_WIDTH;
-    out[i] = { tPs: a[o], code: a[o + 1], port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5], aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
+    out[i] = { tPs: a[o], code: a[o + 1] as TraceCode, port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5] as PacketKindCode, aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
   }
   return out;
 }
@@ -75,7 +75,7 @@ export function decodePackets(a: Float64Array): BufferedPacket[] {
   const out: BufferedPacket[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o = i * PACKET_WIDTH;
-    out[i] = { flow: a[o], seq: a[o + 1], packetKind: a[o + 2], rank: a[o + 3], size: a[o + 4], cls: a[o + 5] };
+    out[i] = { flow: a[o], seq: a[o + 1], packetKind: a[o + 2] as PacketKindCode, rank: a[o + 3], size: a[o + 4], cls: a[o + 5] };
   }
   return out;
 }

@@ -4,8 +4,17 @@
 /** Protocols the engine runs (engine/core/src/scenario.rs `ProtocolName`). */
 export const ENGINE_PROTOCOLS = ['tcp', 'dctcp', 'pfabric', 'rcp', 'ideal', 'phost', 'fastpass', 'd2tcp', 'l2dct', 'pase', 'pdq', 'd3', 'optimal_deadline'] as const;
 
+/** Trace record kinds: the kind column of a trace record (engine/core/src/trace.rs `TraceCode`). */
+export const TRACE_CODE = { Enqueue: 0, Dequeue: 1, Drop: 2, EcnMark: 3, FlowStart: 4, FlowFinish: 5, Timeout: 6, LinkRate: 7, Control: 8, Decision: 9, Fault: 10 } as const;
+
+/** Packet kinds: the packet_kind column (engine/core/src/packet.rs `PacketKind`). */
+export const PACKET_KIND = { Data: 0, Ack: 1, Probe: 2, Control: 3 } as const;
+
+/** Why a packet was dropped: the aux column of a Drop record (engine/core/src/queue/mod.rs `DropReason`). */
+export const DROP_REASON = { BufferFull: 0, LeastUrgent: 1, LinkDown: 2, Injected: 3 } as const;
+
 /** Control events by code: the aux column of Control and Decision trace records (engine/core/src/trace.rs `ControlEvent`). */
-export const CONTROL_NAMES = ['probe', 'rts', 'token', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'pdq_syn', 'pdq_accept', 'pdq_early_start', 'pdq_pause', 'pdq_rate', 'pdq_probe', 'pdq_terminate', 'pdq_fin', 'd3_quench', 'rcp_refresh'] as const;
+export const CONTROL_NAMES = ['probe', 'rts', 'token', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'pdq_syn', 'pdq_accept', 'pdq_early_start', 'pdq_pause', 'pdq_rate', 'pdq_probe', 'pdq_terminate', 'pdq_fin', 'd3_quench', 'rcp_refresh', 'deadline_abort'] as const;
 
 /** Each protocol's ports with its default parameters (engine/core/src/queue/setup.rs `PortSetup`). */
 export const PORT_DEFAULTS = {
@@ -22,4 +31,11 @@ export const PORT_DEFAULTS = {
   pdq: { discipline: 'droptail', buffer_bytes: 225000, ecn_threshold_bytes: null, queues: 1 },
   d3: { discipline: 'droptail', buffer_bytes: 225000, ecn_threshold_bytes: null, queues: 1 },
   optimal_deadline: { discipline: 'none', buffer_bytes: 0, ecn_threshold_bytes: null, queues: 0 },
+} as const;
+
+/** DCTCP's end-host profiles (`params.dctcp.profile`, also D2TCP's and L2DCT's), the first the default, and the values each sets (engine/core/src/protocol/params.rs `DctcpProfile`). */
+export const DCTCP_PROFILES = {
+  linux: { initial_alpha: 1, init_cwnd: 12, min_rto_us: 200, min_cwnd_after_cut: 1, delayed_ack: false },
+  ns2: { initial_alpha: 0, init_cwnd: 12, min_rto_us: 200, min_cwnd_after_cut: 1, delayed_ack: false },
+  testbed_kernel: { initial_alpha: 1, init_cwnd: 10, min_rto_us: 200000, min_cwnd_after_cut: 2, delayed_ack: true },
 } as const;

@@ -116,7 +116,7 @@ export const FIGURES: Figure[] = [
     title: 'PASE: average flow completion time against load, PASE and DCTCP',
     cites: 'PASE (Munir et al., SIGCOMM 2014), section 5 (testbed)',
     caption:
-      "The PASE paper's testbed: one rack of 10 hosts at 1 Gbps with a 250 µs round trip, flows uniform in 100 to 500 KB and one long-lived background flow. PASE (arbitration, in-network priority queues and DCTCP-like end hosts together) cuts the average flow completion time 40% to 70% below DCTCP's at every load. The overlay is that claim, a band from 0.3 to 0.6 times the simulated DCTCP; engine/ARCHITECTURE.md explains why this simulator gets 20% to 47% (even pFabric reaches only 32% to 55% here). pFabric is left out: its place in this figure of the paper could not be confirmed.",
+      "The PASE paper's testbed: one rack of 10 hosts at 1 Gbps with a 250 µs round trip, nine clients sending flows uniform in 100 to 500 KB to one server (load on the server's link) beside one long-lived flow from a client to the server. PASE (arbitration, in-network priority queues and DCTCP-like end hosts together) cuts the average flow completion time about 50% to 60% below DCTCP's. The overlay is that claim, a band from 0.4 to 0.5 times the simulated DCTCP; this simulator finds PASE 68% to 76% below DCTCP (engine/ARCHITECTURE.md: each new DCTCP flow halves its window at the long-lived flow's first marks and grows back slowly, while PASE puts the long-lived flow in its lowest queue). pFabric is left out: its place in this figure of the paper could not be confirmed.",
     protocols: ['pase', 'dctcp'],
     x: loadX,
     y: { label: 'AFCT (ms)', column: 'afct_us', value: (s) => (s.all.flows > 0 ? s.all.afct_us : null), scale: 1e-3, unit: ' ms' },

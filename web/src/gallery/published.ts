@@ -142,16 +142,16 @@ export const PUBLISHED: Record<string, Published[]> = {
     }),
   ),
   'pase-afct': [
-    /** PASE section 5 (testbed): PASE's AFCT 40% to 70% below DCTCP's at every load. */
+    /** PASE section 5 (testbed): PASE's AFCT about 50% to 60% below DCTCP's (issue 18's reading of the testbed claim). */
     {
       kind: 'ratio',
       series: 'pase',
       reference: 'dctcp',
-      lo: 0.3,
-      hi: 0.6,
-      claim: "PASE's AFCT 40% to 70% below DCTCP's",
+      lo: 0.4,
+      hi: 0.5,
+      claim: "PASE's AFCT about 50% to 60% below DCTCP's",
       tolerance: 0.05,
-      source: { paper: PASE, where: 'section 5 (testbed)', quotedIn: 'README "Status"; engine/ARCHITECTURE.md "PASE\'s parts"; engine/core/tests/pase.rs' },
+      source: { paper: PASE, where: 'section 5 (testbed)', quotedIn: 'issue 18; README "Status"; engine/core/tests/pase.rs (testbed_pase_afct_is_50_to_60_percent_below_dctcp)' },
     },
   ],
 };

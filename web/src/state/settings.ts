@@ -4,7 +4,7 @@
 // Validation here gives instant, field-named messages; the engine's own
 // validation (validate_scenario in the worker) has the final word.
 
-import { PORT_DEFAULTS } from '../engine/names.generated';
+import { DCTCP_PROFILES, PORT_DEFAULTS } from '../engine/names.generated';
 
 /** Protocols the engine runs, in the order the page lists them (the engine's list: `ENGINE_PROTOCOLS`; a test checks they agree). */
 export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal', 'optimal_deadline'] as const;
@@ -35,6 +35,21 @@ export function portsOf(settings: Settings, protocol: string): { discipline: str
   // PASE's strict-priority ports mark each sub-queue at K too.
   const marks = discipline === 'ecn' || protocol === 'pase';
   return marks ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? DEFAULT_ECN_THRESHOLD } : { discipline, bufferBytes };
+}
+
+/** A DCTCP end-host profile (engine/core/src/protocol/params.rs `DctcpProfile`). */
+export type DctcpProfile = keyof typeof DCTCP_PROFILES;
+
+/** DCTCP's end-host profiles as the engine lists them, its default first. */
+export const DCTCP_PROFILE_NAMES = Object.keys(DCTCP_PROFILES) as DctcpProfile[];
+
+/** The protocols that read a DCTCP profile (`params.<protocol>.profile`). */
+export const DCTCP_FAMILY: ReadonlySet<string> = new Set(['dctcp', 'd2tcp', 'l2dct']);
+
+/** The DCTCP profile `protocol` runs with in `scenario` (the engine's default when unset), or null for a protocol that reads none. */
+export function dctcpProfileOf(scenario: ScenarioJson, protocol: string): string | null {
+  if (!DCTCP_FAMILY.has(protocol)) return null;
+  return scenario.params?.[protocol]?.profile ?? DCTCP_PROFILE_NAMES[0];
 }
 
 /** Side by side shows at most this many protocols, each in its own worker. */
@@ -176,6 +191,12 @@ export function validateSettings(s: Settings): FieldError[] {
       if (!(isInt(c.flow) && c.flow >= 0)) e('branch.change.flow', `must be a flow id (a whole number >= 0), got ${c.flow}`);
       if (!(Array.isArray(c.port) && c.port.length === 2 && c.port.every((x) => typeof x === 'string' && x))) e('branch.change.port', 'must name the port as its node and the neighbour it sends to, e.g. ["spine0", "tor3"]');
     } else e('branch.change', 'must be a buffer_bytes, protocol, link_down/up, switch_down/up or drop_next change');
+  }
+  // The engine checks every protocol's parameters, ticked or not.
+  for (const p of DCTCP_FAMILY) {
+    const prof = sc.params?.[p]?.profile;
+    if (prof !== undefined && !(DCTCP_PROFILE_NAMES as string[]).includes(prof))
+      e(`params.${p}.profile`, `unknown DCTCP profile "${prof}" (known: ${DCTCP_PROFILE_NAMES.join(', ')})`);
   }
   const pq = sc.params?.pase?.queues;
   if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);

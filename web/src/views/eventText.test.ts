@@ -18,7 +18,7 @@ const topo: Topology = {
   n_hosts: 2,
   host_rate: 10e9,
 };
-const rec = (tPs: number, code: TraceCode, port = -1, flow = 17, seq = 4, aux = 0, packetKind = PacketKindCode.Data): TraceRecord => ({ tPs, code, port, flow, seq, packetKind, aux, prio: 0, endPs: 0 });
+const rec = (tPs: number, code: TraceCode, port = -1, flow = 17, seq = 4, aux = 0, packetKind: PacketKindCode = PacketKindCode.Data): TraceRecord => ({ tPs, code, port, flow, seq, packetKind, aux, prio: 0, endPs: 0 });
 
 describe('event sentences', () => {
   it('names the port, the packet and the reason of a drop', () => {

@@ -51,6 +51,7 @@ export const CONTROL_TEXT: Record<string, string> = {
   pdq_terminate: 'PDQ Early Termination: cannot meet its deadline, given up',
   pdq_fin: 'PDQ FIN: the flow leaves the switches\' lists',
   d3_quench: 'D3 quenched: cannot meet its deadline, stopped',
+  deadline_abort: 'deadline passed: the sender gave the flow up',
 };
 
 /** A control message's or decision's name in words. */

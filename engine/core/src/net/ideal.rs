@@ -39,7 +39,8 @@ impl<'a> IdealFct<'a> {
             })
             .collect();
         let n = packets_for(bytes);
-        let ct = self.switching == Switching::CutThrough;
+        let ct = self.switching.is_cut_through();
+        let hold = self.switching.waits_for_last_bit();
         // end[h]: when the previous packet finished leaving hop h.
         let mut end = vec![SimTime::ZERO; hops.len()];
         let mut last_arrival = SimTime::ZERO;
@@ -47,7 +48,8 @@ impl<'a> IdealFct<'a> {
             let (mut arr, mut ready) = (SimTime::ZERO, SimTime::ZERO);
             for (h, hop) in hops.iter().enumerate() {
                 let start = arr.max(end[h]);
-                let e = (start + hop.rate.serialization(size as u64)).max(ready);
+                let sent = start + hop.rate.serialization(size as u64);
+                let e = if hold { sent.max(ready) } else { sent };
                 end[h] = e;
                 ready = e + hop.delay;
                 arr = if ct && hop.peer_is_switch { start + hop.rate.serialization(HEADER as u64) + hop.delay } else { ready };
@@ -101,9 +103,10 @@ mod tests {
             for (h, p) in path.iter().enumerate() {
                 let s = &net.ports[p.idx()];
                 let start = arr.max(end[h]);
-                end[h] = (start + s.rate.serialization(size)).max(ready);
+                let sent = start + s.rate.serialization(size);
+                end[h] = if sw.waits_for_last_bit() { sent.max(ready) } else { sent };
                 ready = end[h] + s.delay;
-                arr = if sw == Switching::CutThrough && !net.is_host(s.peer) { start + s.rate.serialization(40) + s.delay } else { ready };
+                arr = if sw.is_cut_through() && !net.is_host(s.peer) { start + s.rate.serialization(40) + s.delay } else { ready };
             }
             last = last.max(ready);
         }
@@ -113,7 +116,7 @@ mod tests {
     #[test]
     fn shortcut_equals_the_full_recurrence() {
         let net = build(&TopologySpec::default());
-        for sw in [Switching::StoreAndForward, Switching::CutThrough] {
+        for sw in [Switching::StoreAndForward, Switching::CutThrough, Switching::CutThroughHold] {
             for bytes in [1u64, 1460, 1461, 5000, 14_600, 100_001, 3_000_000] {
                 for dst in [3u32, 40] {
                     let f = IdealFct::new(&net, sw);

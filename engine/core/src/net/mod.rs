@@ -213,8 +213,35 @@ pub enum Switching {
     /// A switch starts sending a packet only once it has received all of it.
     #[default]
     StoreAndForward,
-    /// A switch starts sending once the header (40 B) has arrived; no port
-    /// finishes sending a packet before its last bit has arrived (the pHost
-    /// and pFabric evaluations use cut-through).
+    /// A switch starts sending once the header (40 B) has arrived, and every
+    /// port sends a packet at its own rate: a faster port forwarding a
+    /// packet from a slower link (a 40G uplink, a packet from a 10G host)
+    /// may finish before the packet's last bit has arrived. This is the
+    /// pHost authors' simulator (NetSys/simulator `coresim/event.cpp`,
+    /// `QueueProcessingEvent`: the next hop gets the packet one header time
+    /// plus propagation after it starts, and sends it whole), whose runs
+    /// are the pHost paper's figures, and the pipelining the ideal FCT
+    /// assumes; the pHost and pFabric evaluations use cut-through.
     CutThrough,
+    /// Cut-through in which no port finishes sending a packet before its
+    /// last bit has arrived: a faster port forwarding a packet from a
+    /// slower link is held for the slower link's time (dcsim's cut-through
+    /// until issue 21). Physically consistent, but it costs a 40G uplink
+    /// most of its capacity for packets straight from 10G hosts: under
+    /// pFabric at load 0.6 the uplinks drop packets and long runs lose
+    /// their steady state (README, "Long runs").
+    CutThroughHold,
+}
+
+impl Switching {
+    /// Either cut-through variant: a switch forwards a packet once its
+    /// header has arrived.
+    pub fn is_cut_through(self) -> bool {
+        matches!(self, Switching::CutThrough | Switching::CutThroughHold)
+    }
+    /// No port finishes a packet before its last bit has arrived (store
+    /// and forward trivially; cut-through only in `CutThroughHold`).
+    pub fn waits_for_last_bit(self) -> bool {
+        !matches!(self, Switching::CutThrough)
+    }
 }

@@ -11,7 +11,7 @@
 //! adds no per-flow state of its own.
 
 use super::window::{PaseMode, Sender};
-use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams};
+use crate::protocol::params::{D2tcpParams, DctcpSettings, L2dctParams, PFabricParams};
 use crate::units::{SimTime, MSS};
 
 /// What a controller decides; every hook has TCP NewReno's answer as its
@@ -82,8 +82,8 @@ pub struct Dctcp {
 }
 
 impl Dctcp {
-    /// From DCTCP's parameters.
-    pub fn new(p: &DctcpParams) -> Self {
+    /// From DCTCP's settings (a profile's defaults and the fields given).
+    pub fn new(p: &DctcpSettings) -> Self {
         Dctcp { g: p.g, initial_alpha: p.initial_alpha }
     }
 }

@@ -73,6 +73,7 @@
 //! the matching; on an oversubscribed tree the fabric can still queue and
 //! drop, and loss recovery covers it.
 
+use super::flow_table::FlowTable;
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::net::Network;
@@ -106,7 +107,7 @@ pub enum FastpassTimer {
     Retry(FlowId),
 }
 
-/// A source's state for one flow.
+/// A source's state for one flow, until the completion ACK arrives.
 #[derive(Clone)]
 struct Source {
     src: NodeId,
@@ -126,8 +127,6 @@ struct Source {
     /// The pending slot timer's number and time.
     slot_token: u32,
     slot_armed: Option<SimTime>,
-    /// The completion ACK arrived.
-    done: bool,
     retry_deadline: SimTime,
     retry_armed: bool,
     backoff: u32,
@@ -144,7 +143,7 @@ impl Source {
     }
 }
 
-/// A receiver's record of one flow's packets.
+/// A receiver's record of one flow's packets, until it holds them all.
 #[derive(Clone)]
 struct Receiver {
     got: Vec<u64>,
@@ -180,15 +179,18 @@ impl Receiver {
     }
 }
 
-/// The arbiter's view of one flow.
+/// The arbiter's view of one flow with demand. A flow whose packets are
+/// all allocated is dropped at the next boundary: a later request (a
+/// re-request, or one that arrives after the flow is over) states the
+/// whole demand, so a new entry is the same as the old one would be.
 #[derive(Clone, Copy)]
 struct ArbFlow {
+    /// The flow's id.
+    flow: u32,
     src: u32,
     dst: u32,
     /// Packets requested and not yet allocated.
     remaining: u32,
-    /// In the arbiter's active list.
-    active: bool,
     /// The last epoch this flow got slots in, and the index of its grant
     /// in the batch being built.
     epoch: u32,
@@ -223,14 +225,19 @@ pub struct Fastpass {
     /// Most packets a source hands its NIC at once (a run of slots): what
     /// the NIC buffer holds with room for one more packet of control.
     max_run: u64,
-    sources: Vec<Source>,
-    receivers: Vec<Receiver>,
+    /// Sources by flow id, until the completion ACK (then retired: a late
+    /// grant only counts its slots as wasted, late timers and NACKs are
+    /// ignored).
+    sources: FlowTable<Source>,
+    /// Receivers by flow id, until the flow is complete (then retired: a
+    /// late data packet is ignored, a late query answered with the ACK).
+    receivers: FlowTable<Receiver>,
     /// Each host's clock offset from the arbiter's, picoseconds (drawn on
     /// first use).
     clock_offset: Vec<Option<i64>>,
-    arb: Vec<ArbFlow>,
-    /// Flows with requests, in SRPT order after each sort.
-    active: Vec<u32>,
+    /// The arbiter's flows with requests, in SRPT order after each sort
+    /// (only flows with demand, or allocated since the last boundary).
+    active: Vec<ArbFlow>,
     /// Per-host marks: the host sends (receives) in the slot being matched.
     src_mark: Vec<u64>,
     dst_mark: Vec<u64>,
@@ -272,10 +279,9 @@ impl Fastpass {
             arbiter: NodeId(p.arbiter_host),
             max_run: (p.buffer_bytes / MTU as u64).saturating_sub(1).max(1),
             p,
-            sources: Vec::new(),
-            receivers: Vec::new(),
+            sources: FlowTable::default(),
+            receivers: FlowTable::default(),
             clock_offset: vec![None; n],
-            arb: Vec::new(),
             active: Vec::new(),
             src_mark: vec![0; n],
             dst_mark: vec![0; n],
@@ -324,7 +330,7 @@ impl Fastpass {
     }
 
     fn send_request(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
-        let s = &self.sources[flow.idx()];
+        let Some(s) = self.sources.get(flow.idx()) else { return };
         let h = FastpassHeader { msg: FastpassMsg::Request, value: s.need(), slots: 0 };
         let p = self.control(flow, s.src, self.arbiter, s.dst.0, h);
         io.send(p);
@@ -333,7 +339,7 @@ impl Fastpass {
 
     /// Moves a flow's recovery deadline to `at` and makes sure a timer runs.
     fn retry_at(&mut self, flow: FlowId, at: SimTime, io: &mut Io<FastpassTimer>) {
-        let s = &mut self.sources[flow.idx()];
+        let Some(s) = self.sources.get_mut(flow.idx()) else { return };
         s.retry_deadline = at;
         if !s.retry_armed {
             s.retry_armed = true;
@@ -356,10 +362,10 @@ impl Fastpass {
 
     /// Arms the slot timer for the flow's earliest granted slot.
     fn arm_slot(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
-        let s = &self.sources[flow.idx()];
+        let slot = self.slot;
+        let Some(s) = self.sources.get_mut(flow.idx()) else { return };
         let Some(&(_, mask, base)) = s.grants.front() else { return };
-        let at = base + SimTime::from_ps(self.slot.ps() * mask.trailing_zeros() as u64);
-        let s = &mut self.sources[flow.idx()];
+        let at = base + SimTime::from_ps(slot.ps() * mask.trailing_zeros() as u64);
         if s.slot_armed.is_none_or(|t| at < t) {
             s.slot_token = s.slot_token.wrapping_add(1);
             s.slot_armed = Some(at);
@@ -370,7 +376,7 @@ impl Fastpass {
     /// Sends the packets of the run of granted slots that starts now.
     fn use_slots(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
         let slots_per_epoch = self.p.epoch_slots as u64;
-        let s = &mut self.sources[flow.idx()];
+        let Some(s) = self.sources.get_mut(flow.idx()) else { return };
         s.slot_armed = None;
         let Some(&(e, mut mask, _)) = s.grants.front() else { return };
         let mut i = mask.trailing_zeros();
@@ -422,11 +428,12 @@ impl Fastpass {
     }
 
     fn on_grant(&mut self, flow: FlowId, e: u32, mut mask: u32, io: &mut Io<FastpassTimer>) {
-        if self.sources[flow.idx()].done {
+        let Some(s) = self.sources.get(flow.idx()) else {
+            // The flow is over (its source is retired): the slots go unused.
             self.wasted_slots += mask.count_ones() as u64;
             return;
-        }
-        let src = self.sources[flow.idx()].src;
+        };
+        let src = s.src;
         let base = if self.p.start_on_grant {
             // The pHost authors' simulator: the source starts the epoch as
             // the grant arrives (every grant of one epoch at a host shares
@@ -454,7 +461,7 @@ impl Fastpass {
             }
         }
         self.missed_slots += missed as u64;
-        let s = &mut self.sources[flow.idx()];
+        let s = self.sources.get_mut(flow.idx()).expect("not retired");
         s.backoff = 0;
         if mask != 0 {
             let pos = s.grants.iter().position(|g| g.0 > e).unwrap_or(s.grants.len());
@@ -465,7 +472,7 @@ impl Fastpass {
             io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassMissedSlot });
             self.send_request(flow, io);
         }
-        if self.sources[flow.idx()].granted == 0 {
+        if self.sources.get(flow.idx()).is_some_and(|s| s.granted == 0) {
             // Every slot of this grant was lost: wait for the next grant.
             let at = io.now + self.grant_wait() + self.timeout(0);
             self.retry_at(flow, at, io);
@@ -475,13 +482,17 @@ impl Fastpass {
 
     /// The arbiter heard a request: the flow needs `need` more slots.
     fn on_request(&mut self, flow: FlowId, src: NodeId, dst: u32, need: u32, io: &mut Io<FastpassTimer>) {
-        let a = &mut self.arb[flow.idx()];
-        a.src = src.0;
-        a.dst = dst;
-        a.remaining = need;
-        if need > 0 && !a.active {
-            a.active = true;
-            self.active.push(flow.0);
+        match self.active.iter_mut().find(|a| a.flow == flow.0) {
+            Some(a) => {
+                a.src = src.0;
+                a.dst = dst;
+                a.remaining = need;
+            }
+            // A flow the arbiter does not hold: new, or dropped once all
+            // its packets were allocated (its last epoch is past, so a new
+            // entry is the same as the old one).
+            None if need > 0 => self.active.push(ArbFlow { flow: flow.0, src: src.0, dst, remaining: need, epoch: u32::MAX, grant: 0 }),
+            None => {}
         }
         if need > 0 && !self.epoch_armed {
             let k = io.now.ps().div_ceil(self.epoch.ps()).max(self.next_boundary);
@@ -496,17 +507,12 @@ impl Fastpass {
         let k = io.now.ps() / self.epoch.ps();
         self.next_boundary = k + 1;
         let target = (k + self.lead_epochs) as u32;
-        // Drop finished flows; count the hosts that could be matched.
-        let arb = &mut self.arb;
-        self.active.retain(|&f| {
-            let a = &mut arb[f as usize];
-            a.active = a.remaining > 0;
-            a.active
-        });
+        // Drop flows without demand (the arbiter forgets them); count the
+        // hosts that could be matched.
+        self.active.retain(|a| a.remaining > 0);
         self.mark += 1;
         let (mut n_src, mut n_dst) = (0, 0);
-        for &f in &self.active {
-            let a = &self.arb[f as usize];
+        for a in &self.active {
             if self.src_mark[a.src as usize] != self.mark {
                 self.src_mark[a.src as usize] = self.mark;
                 n_src += 1;
@@ -517,26 +523,26 @@ impl Fastpass {
             }
         }
         let most = n_src.min(n_dst);
-        let mut grants: Vec<(u32, u32)> = Vec::new();
+        // (flow, its source, slot mask) per flow granted in this batch.
+        let mut grants: Vec<(u32, u32, u32)> = Vec::new();
+        // Positions in `active` matched in the current slot.
         let mut matched: Vec<u32> = Vec::new();
         for i in 0..self.p.epoch_slots {
             // SRPT: fewest unallocated packets first, then the earlier flow.
-            let arb = &self.arb;
-            self.active.sort_by_key(|&f| (arb[f as usize].remaining, f));
+            self.active.sort_by_key(|a| (a.remaining, a.flow));
             self.mark += 1;
             matched.clear();
             if i + self.reserved_slots >= self.p.epoch_slots {
                 // The arbiter's host keeps these slots free for its grants.
                 self.src_mark[self.arbiter.idx()] = self.mark;
             }
-            for &f in &self.active {
-                let a = &self.arb[f as usize];
+            for (j, a) in self.active.iter().enumerate() {
                 if a.remaining == 0 || self.src_mark[a.src as usize] == self.mark || self.dst_mark[a.dst as usize] == self.mark {
                     continue;
                 }
                 self.src_mark[a.src as usize] = self.mark;
                 self.dst_mark[a.dst as usize] = self.mark;
-                matched.push(f);
+                matched.push(j as u32);
                 if matched.len() == most {
                     break;
                 }
@@ -544,23 +550,22 @@ impl Fastpass {
             if matched.is_empty() {
                 break;
             }
-            for &f in &matched {
-                let a = &mut self.arb[f as usize];
+            for &j in &matched {
+                let a = &mut self.active[j as usize];
                 a.remaining -= 1;
                 if a.epoch != target {
                     a.epoch = target;
                     a.grant = grants.len() as u32;
-                    grants.push((f, 0));
+                    grants.push((a.flow, a.src, 0));
                 }
-                grants[a.grant as usize].1 |= 1 << i;
+                grants[a.grant as usize].2 |= 1 << i;
             }
         }
         let packets: Vec<Packet> = grants
             .iter()
-            .map(|&(f, mask)| {
-                let a = &self.arb[f as usize];
+            .map(|&(f, src, mask)| {
                 let h = FastpassHeader { msg: FastpassMsg::Grant, value: target, slots: mask };
-                self.control(FlowId(f), self.arbiter, NodeId(a.src), target, h)
+                self.control(FlowId(f), self.arbiter, NodeId(src), target, h)
             })
             .collect();
         // This batch's grants leave the arbiter's host ahead of its data;
@@ -578,7 +583,7 @@ impl Fastpass {
             self.pending_grants.push_back((io.now + proc, packets));
             io.set_timer(io.now + proc, FastpassTimer::SendGrants);
         }
-        if self.active.iter().any(|&f| self.arb[f as usize].remaining > 0) {
+        if self.active.iter().any(|a| a.remaining > 0) {
             self.epoch_armed = true;
             io.set_timer(SimTime::from_ps((k + 1) * self.epoch.ps()), FastpassTimer::Epoch);
         }
@@ -592,12 +597,20 @@ impl Fastpass {
         }
     }
 
+    /// The receiver (on `from`) tells the source (on `to`) that the flow
+    /// is complete.
+    fn send_ack(&self, flow: FlowId, from: NodeId, to: NodeId, io: &mut Io<FastpassTimer>) {
+        let h = FastpassHeader { msg: FastpassMsg::Ack, value: 0, slots: 0 };
+        let mut a = self.control(flow, from, to, 0, h);
+        a.kind = PacketKind::Ack;
+        io.send(a);
+        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
+    }
+
     fn on_retry(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
-        let s = &mut self.sources[flow.idx()];
+        // A retired source (the flow is over) has nothing to recover.
+        let Some(s) = self.sources.get_mut(flow.idx()) else { return };
         s.retry_armed = false;
-        if s.done {
-            return;
-        }
         if io.now < s.retry_deadline {
             s.retry_armed = true;
             io.set_timer(s.retry_deadline, FastpassTimer::Retry(flow));
@@ -609,7 +622,7 @@ impl Fastpass {
         }
         let all_sent = s.to_send() == 0;
         s.backoff = (s.backoff + 1).min(MAX_BACKOFF);
-        let (src, dst) = (s.src, s.dst);
+        let (src, dst, backoff) = (s.src, s.dst, s.backoff);
         io.trace(|| TraceKind::Timeout { flow, probe_mode: false });
         if all_sent {
             // Every packet went out but no ACK came: ask what is missing.
@@ -622,7 +635,7 @@ impl Fastpass {
             self.send_request(flow, io);
         }
         let wait = if all_sent { SimTime::ZERO } else { self.grant_wait() };
-        let at = io.now + wait + self.timeout(self.sources[flow.idx()].backoff);
+        let at = io.now + wait + self.timeout(backoff);
         self.retry_at(flow, at, io);
     }
 }
@@ -636,7 +649,7 @@ impl Protocol for Fastpass {
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<FastpassTimer>) {
         let n = packets_for(f.size);
-        self.sources.push(Source {
+        self.sources.push(f.id.idx(), Source {
             src: f.src,
             dst: f.dst,
             size: f.size,
@@ -647,16 +660,17 @@ impl Protocol for Fastpass {
             granted: 0,
             slot_token: 0,
             slot_armed: None,
-            done: false,
             retry_deadline: SimTime::NEVER,
             retry_armed: false,
             backoff: 0,
         });
-        self.receivers.push(Receiver::new(n));
-        self.arb.push(ArbFlow { src: f.src.0, dst: f.dst.0, remaining: 0, active: false, epoch: u32::MAX, grant: 0 });
         self.send_request(f.id, io);
         let at = io.now + self.grant_wait() + self.timeout(0);
         self.retry_at(f.id, at, io);
+    }
+
+    fn prepare_receiver(&mut self, f: &FlowSpec) {
+        self.receivers.push(f.id.idx(), Receiver::new(packets_for(f.size)));
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<FastpassTimer>) {
@@ -664,26 +678,22 @@ impl Protocol for Fastpass {
         let flow = p.flow;
         match h.msg {
             FastpassMsg::Data => {
-                if self.receivers[flow.idx()].receive(p.seq) {
+                // A retired receiver (complete) ignores late data, as a
+                // complete one did.
+                if self.receivers.get_mut(flow.idx()).is_some_and(|r| r.receive(p.seq)) {
+                    // Complete: nothing the receiver holds is needed again
+                    // (a late query is answered with the ACK, below).
+                    self.receivers.retire(flow.idx());
                     io.flow_done(flow);
-                    let h = FastpassHeader { msg: FastpassMsg::Ack, value: 0, slots: 0 };
-                    let mut a = self.control(flow, p.dst, p.src, 0, h);
-                    a.kind = PacketKind::Ack;
-                    io.send(a);
-                    io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
+                    self.send_ack(flow, p.dst, p.src, io);
                 }
             }
             FastpassMsg::Request => self.on_request(flow, p.src, p.seq, h.value, io),
             FastpassMsg::Grant => self.on_grant(flow, h.value, h.slots, io),
-            FastpassMsg::Query => {
-                let r = &self.receivers[flow.idx()];
-                if r.complete() {
-                    let h = FastpassHeader { msg: FastpassMsg::Ack, value: 0, slots: 0 };
-                    let mut a = self.control(flow, p.dst, p.src, 0, h);
-                    a.kind = PacketKind::Ack;
-                    io.send(a);
-                    io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
-                } else {
+            FastpassMsg::Query => match self.receivers.get(flow.idx()).filter(|r| !r.complete()) {
+                // Retired (or complete): the receiver had every packet.
+                None => self.send_ack(flow, p.dst, p.src, io),
+                Some(r) => {
                     // One NACK per run of missing packets: (first, count).
                     let mut runs: Vec<(u32, u32)> = Vec::new();
                     for seq in r.missing() {
@@ -700,12 +710,10 @@ impl Protocol for Fastpass {
                         io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassNack });
                     }
                 }
-            }
+            },
             FastpassMsg::Nack => {
-                let s = &mut self.sources[flow.idx()];
-                if s.done {
-                    return;
-                }
+                // A retired source (the flow is over) needs nothing resent.
+                let Some(s) = self.sources.get_mut(flow.idx()) else { return };
                 s.backoff = 0;
                 let end = p.seq.saturating_add(h.value).min(s.next_new);
                 s.retx.extend(p.seq..end);
@@ -717,14 +725,33 @@ impl Protocol for Fastpass {
                 }
             }
             FastpassMsg::Ack => {
-                let s = &mut self.sources[flow.idx()];
-                s.done = true;
-                self.wasted_slots += s.granted as u64;
-                s.grants.clear();
-                s.granted = 0;
-                s.retx = BTreeSet::new();
+                // The flow is over: its granted slots go unused, and the
+                // source is forgotten (a duplicate ACK finds nothing).
+                if let Some(s) = self.sources.get(flow.idx()) {
+                    self.wasted_slots += s.granted as u64;
+                    self.sources.retire(flow.idx());
+                }
             }
         }
+    }
+
+    fn abort_sender(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) -> bool {
+        let Some(s) = self.sources.get(flow.idx()) else { return false };
+        // The arbiter hears that the demand is gone (a request for no
+        // packets), so it stops giving the flow slots; slots granted
+        // already go unused.
+        let h = FastpassHeader { msg: FastpassMsg::Request, value: 0, slots: 0 };
+        let p = self.control(flow, s.src, self.arbiter, s.dst.0, h);
+        io.send(p);
+        self.wasted_slots += s.granted as u64;
+        self.sources.retire(flow.idx());
+        true
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, _at: NodeId) {
+        // Late data are ignored, a query is answered with the ACK, as for
+        // a flow that is over.
+        self.receivers.retire(flow.idx());
     }
 
     fn on_timer(&mut self, t: FastpassTimer, io: &mut Io<FastpassTimer>) {
@@ -736,8 +763,7 @@ impl Protocol for Fastpass {
                 }
             }
             FastpassTimer::Slot(flow, token) => {
-                let s = &self.sources[flow.idx()];
-                if s.slot_token == token && !s.done {
+                if self.sources.get(flow.idx()).is_some_and(|s| s.slot_token == token) {
                     self.use_slots(flow, io);
                 }
             }
@@ -767,7 +793,7 @@ mod tests {
         let mut rng = SimRng::new(1, Stream::Protocol);
         let mut trace = Trace::default();
         let mut actions = Vec::new();
-        let mut io = Io { now, net, queue_bytes: &qb, rng: &mut rng, trace: &mut trace, actions: &mut actions };
+        let mut io = Io { now, node: NodeId(0), net, queue_bytes: &qb, rng: &mut rng, trace: &mut trace, actions: &mut actions };
         f(&mut io);
         actions
     }
@@ -806,7 +832,7 @@ mod tests {
         let flows = [(0, 0, 1, 3), (1, 0, 2, 1), (2, 3, 1, 2), (3, 2, 3, 5)];
         let mut requests = Vec::new();
         for (id, src, dst, n) in flows {
-            let a = with_io(&net, SimTime::ZERO, |io| fp.on_flow_arrival(&flow(id, src, dst, n), io));
+            let a = with_io(&net, SimTime::ZERO, |io| { let f = flow(id, src, dst, n); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
             let r = sent(&a);
             assert_eq!(r.len(), 1, "one request per flow");
             assert_eq!((r[0].dst, r[0].size, r[0].class, r[0].kind), (NodeId(0), HEADER as u16, CONTROL_CLASS, PacketKind::Control));
@@ -816,7 +842,7 @@ mod tests {
         let mut timers = Vec::new();
         for r in requests {
             let a = with_io(&net, SimTime::from_ns(1000), |io| fp.on_packet(r, io));
-            timers.extend(a.into_iter().filter_map(|a| if let Action::Timer(t, x) = a { Some((t, x)) } else { None }));
+            timers.extend(a.into_iter().filter_map(|a| if let Action::Timer(t, _, x) = a { Some((t, x)) } else { None }));
         }
         assert_eq!(timers, vec![(fp.epoch_time(), FastpassTimer::Epoch)], "one epoch timer, at the next boundary");
         let a = with_io(&net, fp.epoch_time(), |io| fp.on_timer(FastpassTimer::Epoch, io));
@@ -842,7 +868,7 @@ mod tests {
     #[test]
     fn source_sends_in_its_slots_and_rerequests_a_late_slot() {
         let (net, mut fp) = setup();
-        with_io(&net, SimTime::ZERO, |io| fp.on_flow_arrival(&flow(0, 1, 2, 3), io));
+        with_io(&net, SimTime::ZERO, |io| { let f = flow(0, 1, 2, 3); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
         let e = fp.epoch_time();
         let s = fp.slot_time();
         // A grant for slots 0, 1 and 5 of epoch 1, arriving in time.
@@ -850,18 +876,18 @@ mod tests {
         g.dst = NodeId(1);
         let a = with_io(&net, SimTime::from_ns(3000), |io| fp.on_packet(g, io));
         let slot_timers: Vec<(SimTime, FastpassTimer)> =
-            a.iter().filter_map(|a| if let Action::Timer(t, x @ FastpassTimer::Slot(..)) = a { Some((*t, *x)) } else { None }).collect();
+            a.iter().filter_map(|a| if let Action::Timer(t, _, x @ FastpassTimer::Slot(..)) = a { Some((*t, *x)) } else { None }).collect();
         assert_eq!(slot_timers.len(), 1);
         assert_eq!(slot_timers[0].0, e, "the first slot starts with epoch 1");
         // At slot 0 the run of slots 0 and 1 goes to the NIC together.
         let a = with_io(&net, e, |io| fp.on_timer(slot_timers[0].1, io));
         let data = sent(&a);
         assert_eq!(data.iter().map(|p| (p.seq, p.class, p.kind)).collect::<Vec<_>>(), vec![(0, DATA_CLASS, PacketKind::Data), (1, DATA_CLASS, PacketKind::Data)]);
-        let next: Vec<SimTime> = a.iter().filter_map(|a| if let Action::Timer(t, FastpassTimer::Slot(..)) = a { Some(*t) } else { None }).collect();
+        let next: Vec<SimTime> = a.iter().filter_map(|a| if let Action::Timer(t, _, FastpassTimer::Slot(..)) = a { Some(*t) } else { None }).collect();
         assert_eq!(next, vec![e + SimTime::from_ps(5 * s.ps())], "slot 5 gets its own timer");
         // A grant for slot 0 of epoch 1 arriving after that slot began is lost
         // and the packet is requested again.
-        with_io(&net, SimTime::ZERO, |io| fp.on_flow_arrival(&flow(1, 3, 2, 1), io));
+        with_io(&net, SimTime::ZERO, |io| { let f = flow(1, 3, 2, 1); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
         let g = fp.control(FlowId(1), NodeId(0), NodeId(3), 1, FastpassHeader { msg: FastpassMsg::Grant, value: 1, slots: 0b1 });
         let a = with_io(&net, e + SimTime::from_ns(1), |io| fp.on_packet(g, io));
         let r = sent(&a);
@@ -873,7 +899,7 @@ mod tests {
     #[test]
     fn receiver_acks_once_and_nacks_what_is_missing() {
         let (net, mut fp) = setup();
-        with_io(&net, SimTime::ZERO, |io| fp.on_flow_arrival(&flow(0, 1, 2, 4), io));
+        with_io(&net, SimTime::ZERO, |io| { let f = flow(0, 1, 2, 4); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
         let data = |seq| {
             let mut p = Packet::new(FlowId(0), NodeId(1), NodeId(2), PacketKind::Data, seq, MTU);
             p.header = Header::Fastpass(FastpassHeader::default());

@@ -24,6 +24,9 @@ struct Active {
     remaining: SimTime,
     /// OPT minus the flow's own serialization time.
     latency: SimTime,
+    /// `workload.abort_at_deadline`: given up at this time if its last
+    /// byte has not left by then (`SimTime::NEVER`: never).
+    abort_at: SimTime,
 }
 
 /// Result of an Ideal run.
@@ -54,6 +57,7 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
     let mut dst_busy = vec![false; net.n_hosts as usize];
     let mut chosen: Vec<usize> = Vec::new();
     let mut events = 0u64;
+    let abort = gen.abort_at_deadline();
     loop {
         // Admit every flow arriving now.
         while let Some(f) = next.take_if(|f| f.arrival <= now) {
@@ -66,7 +70,11 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
             }
             let ser = rate.serialization(wire_bytes(f.size));
             records.push(FlowRecord::new(&f));
-            active.push(Active { id: f.id, src: f.src.0, dst: f.dst.0, remaining: ser, latency: f.ideal_fct - ser });
+            let abort_at = match (abort, f.deadline) {
+                (true, Some(d)) => f.arrival + d,
+                _ => SimTime::NEVER,
+            };
+            active.push(Active { id: f.id, src: f.src.0, dst: f.dst.0, remaining: ser, latency: f.ideal_fct - ser, abort_at });
             next = gen.next_flow(net);
         }
         if active.is_empty() && next.is_none() {
@@ -88,7 +96,9 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
         // Advance to the next completion or arrival.
         let first_done = chosen.iter().map(|&i| active[i].remaining).min().unwrap_or(SimTime::NEVER);
         let until_arrival = next.as_ref().map_or(SimTime::NEVER, |f| f.arrival.saturating_sub(now));
-        let dt = first_done.min(until_arrival);
+        let first_abort = active.iter().map(|a| a.abort_at).min().unwrap_or(SimTime::NEVER);
+        let until_abort = if first_abort == SimTime::NEVER { SimTime::NEVER } else { first_abort.saturating_sub(now) };
+        let dt = first_done.min(until_arrival).min(until_abort);
         if dt == SimTime::NEVER || now + dt > max_time {
             now = max_time;
             break;
@@ -101,6 +111,11 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
         active.retain(|a| {
             if a.remaining == SimTime::ZERO {
                 records[a.id.idx()].end = Some(now + a.latency);
+                finished += 1;
+                false
+            } else if a.abort_at <= now {
+                // Its deadline passed with bytes still to send: given up.
+                records[a.id.idx()].terminated = true;
                 finished += 1;
                 false
             } else {

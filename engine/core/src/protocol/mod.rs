@@ -26,6 +26,8 @@ pub mod pdq;
 pub mod phost;
 pub mod rcp;
 pub mod scoreboard;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod timer;
 pub mod window;
 
@@ -45,8 +47,10 @@ pub enum Action<T> {
     /// Put a packet on the NIC queue of `packet.src` (a host), or route it
     /// from `packet.src` when that is a switch.
     Send(Packet),
-    /// Call `on_timer` with this value at this time.
-    Timer(SimTime, T),
+    /// Call `on_timer` with this value at this time; the node is the one
+    /// whose hook set it (it orders timers at equal times and says where
+    /// the timer runs).
+    Timer(SimTime, NodeId, T),
     /// The receiver of this flow holds every byte: the flow is complete.
     FlowDone(FlowId),
     /// The sender gave the flow up unfinished (Early Termination): it
@@ -58,6 +62,11 @@ pub enum Action<T> {
 pub struct Io<'a, T> {
     /// The current simulated time.
     pub now: SimTime,
+    /// The node whose hook runs: the host of `on_flow_arrival` and
+    /// `on_packet`, the switch of `on_switch_packet`, the node owning the
+    /// port of `on_port_enqueue`, the node that set the timer of
+    /// `on_timer`. Timers set now run at this node.
+    pub node: NodeId,
     /// The static network (for paths, rates, roles).
     pub net: &'a Network,
     /// Current queue length of each port, bytes (read-only).
@@ -78,7 +87,7 @@ impl<T> Io<'_, T> {
     /// Arms a timer: `on_timer(value)` will be called at `at` (not before now).
     #[inline]
     pub fn set_timer(&mut self, at: SimTime, value: T) {
-        self.actions.push(Action::Timer(at.max(self.now), value));
+        self.actions.push(Action::Timer(at.max(self.now), self.node, value));
     }
     /// Reports that the receiver of `flow` now holds all its bytes.
     #[inline]
@@ -107,12 +116,37 @@ pub trait Protocol: Clone {
     /// protocols without switch logic pay nothing for the hook.
     const HAS_PORT_LOGIC: bool = false;
 
-    /// A flow arrived at its sender.
+    /// A flow arrived at its sender. The destination's
+    /// [`Protocol::prepare_receiver`] has been called for it just before.
     fn on_flow_arrival(&mut self, flow: &FlowSpec, io: &mut Io<Self::Timer>);
+    /// The destination of a new flow sets up its receiver state (the
+    /// papers' receivers learn a flow's size from its first packets; here
+    /// the state is ready when they arrive). Called at the flow's arrival,
+    /// before [`Protocol::on_flow_arrival`], where the destination host is
+    /// simulated. Every hook reads and writes only the state of the node
+    /// it runs at (a host, or a switch and its ports): a host never looks
+    /// at another host's state, so that the network can be split between
+    /// threads (`crate::parallel`), each simulating its own nodes.
+    fn prepare_receiver(&mut self, _flow: &FlowSpec) {}
     /// A packet arrived at its destination host.
     fn on_packet(&mut self, p: Packet, io: &mut Io<Self::Timer>);
     /// A timer armed with `set_timer` fired.
     fn on_timer(&mut self, t: Self::Timer, io: &mut Io<Self::Timer>);
+
+    /// `workload.abort_at_deadline`: the flow's deadline passed before its
+    /// sender finished (as it knows it): the sender stops sending the flow
+    /// and forgets it. True if the sender was still at work (the flow
+    /// then settles as terminated, if nothing settled it before), false if
+    /// it had finished or given up already. Runs at the source host; every
+    /// packet-level protocol implements it.
+    fn abort_sender(&mut self, _flow: FlowId, _io: &mut Io<Self::Timer>) -> bool {
+        false
+    }
+    /// `workload.abort_at_deadline`: the flow's deadline passed; its
+    /// receiver forgets it (a later packet of it is treated as one of a
+    /// flow that is over). Runs at the destination host, just after the
+    /// sender's [`Protocol::abort_sender`].
+    fn abort_receiver(&mut self, _flow: FlowId, _at: NodeId) {}
 
     /// Switch-resident logic: `p` is about to enter output port `port`
     /// (a switch port or a host NIC). It may rewrite the header.
@@ -121,4 +155,11 @@ pub trait Protocol: Clone {
     fn on_switch_packet(&mut self, _node: NodeId, _p: Packet, _io: &mut Io<Self::Timer>) {}
     /// Name of the protocol, for reports.
     fn name(&self) -> &'static str;
+    /// Arbitration messages processed so far (PASE's arbitrators: requests,
+    /// releases, delegation reports and updates); `None` for protocols
+    /// without arbitrators. `dcsim reproduce` compares PASE with and
+    /// without its optimizations by it.
+    fn arbitration_messages(&self) -> Option<u64> {
+        None
+    }
 }

@@ -40,10 +40,16 @@
 //!   the links feeding it or fed by it) a share of its capacity; the child
 //!   arbitrates the flows it sees against that virtual link, so the
 //!   request never goes to the switch. Every `delegation_interval_rtts`
-//!   each child with a changed demand reports it to the parent, which
-//!   re-apportions: `delegation_reserve` of the capacity split equally,
-//!   the rest in proportion to demand, and sends the children whose share
-//!   changed their new share.
+//!   each child with a changed demand (at most its own link's capacity)
+//!   reports it to the parent, which re-apportions: `delegation_reserve`
+//!   of the capacity split equally, the rest in proportion to demand, and
+//!   tells each child whose capacity changed what it may now hand out:
+//!   its share, or (`delegated_capacity: share_or_spare`, the default)
+//!   the larger of its share and what its siblings' demands leave of the
+//!   link, so an idle child's new flow is not held below its line rate.
+//! * **Arbitration latency** (`await_arbitration`, off by default): an
+//!   inter-rack flow holds one packet until its chain's first answer
+//!   reaches the source; otherwise it starts with its source's decision.
 //! * **End hosts** (section 3.2): `cc::PaseHost`, the controller of `window.rs`:
 //!   DCTCP's cut on ECN marks; in the top queue the window is the reference
 //!   rate times the base RTT; entering an intermediate queue the window is 1
@@ -60,12 +66,13 @@
 //! Choices where the paper is open are parameters (`PaseParams`) and are
 //! listed in `engine/ARCHITECTURE.md`.
 
-use super::window::{PaseMode, WindowConfig, WindowTransport};
+use super::flow_table::FlowTable;
+use super::window::{PaseMode, WindowConfig, WindowTimer, WindowTransport};
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};
 use crate::packet::{Header, Packet, PacketKind, PaseHeader, PaseMsg};
-use crate::protocol::params::{PaseCriticality, PaseParams, PaseQueueNumbering, PaseRateControl};
+use crate::protocol::params::{PaseCriticality, PaseDelegatedCapacity, PaseParams, PaseQueueNumbering, PaseRateControl};
 use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
@@ -239,7 +246,8 @@ pub struct PaseStats {
     /// delegation reports and updates; responses are not arbitration).
     pub processed_at: Vec<u64>,
     /// Every decision made at a real link above the ToR (a switch
-    /// arbitrator's own link), in order.
+    /// arbitrator's own link), in order, when `Pase::log_switch_requests`
+    /// is on.
     pub switch_requests: Vec<SwitchRequest>,
 }
 
@@ -261,6 +269,8 @@ impl PaseStats {
     }
 }
 
+/// A flow's arbitration state, from its arrival until its sender holds
+/// every ACK (then retired: see [`Pase::sender_finished`]).
 #[derive(Clone, Debug)]
 struct FlowState {
     src: NodeId,
@@ -271,24 +281,24 @@ struct FlowState {
     demand: f64,
     /// Highest stop the last response came from (releases go up to it).
     reached: u8,
-    sender_done: bool,
+    /// The destination holds every packet (and has left its arbitrators).
     receiver_done: bool,
 }
 
 /// PASE timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PaseTimer {
-    /// A flow's retransmission (or probe) timer.
-    Rto(FlowId),
+    /// An end host's timer (a flow's retransmission or probe timer).
+    Window(WindowTimer),
     /// A flow's next arbitration update.
     Update(FlowId),
     /// A child's delegated share of parent `.0` at child `.1`: report demand.
     Delegation(PortId, PortId),
 }
 
-impl From<FlowId> for PaseTimer {
-    fn from(f: FlowId) -> Self {
-        PaseTimer::Rto(f)
+impl From<WindowTimer> for PaseTimer {
+    fn from(t: WindowTimer) -> Self {
+        PaseTimer::Window(t)
     }
 }
 
@@ -303,25 +313,44 @@ pub struct Pase {
     pub arbs: Vec<Arbitrator>,
     /// Delegated shares, by (parent, child).
     pub virtual_links: BTreeMap<(PortId, PortId), VirtualLink>,
-    /// Parents' latest reported demands per child.
-    parent_demand: BTreeMap<(PortId, PortId), f64>,
+    /// Parents' latest reported demands per child (absent: none yet).
+    pub parent_demand: BTreeMap<(PortId, PortId), f64>,
     /// Parents' current shares per child (absent: the initial equal share).
     pub parent_share: BTreeMap<(PortId, PortId), f64>,
+    /// The capacity each parent last told each child it may hand out: the
+    /// share, or with `delegated_capacity: share_or_spare` the larger of
+    /// the share and the capacity the siblings leave unclaimed (absent:
+    /// [`Pase::initial_capacity`]).
+    pub parent_capacity: BTreeMap<(PortId, PortId), f64>,
     /// Level of each port's link: 0 for host links, 1 above the ToRs, ...
     pub level: Vec<u8>,
     up: Vec<bool>,
     loc: Vec<NodeId>,
     /// Each switch-arbitrated link's children (the links one level below).
     pub children: Vec<Vec<PortId>>,
-    flows: Vec<FlowState>,
+    /// Each node's links, every one a stop there may decide: a release
+    /// removes its flow from all of them (the flow's own record may be
+    /// retired by then; its links at a node are all in one stop).
+    node_links: Vec<Vec<LinkRef>>,
+    /// Per-flow state by flow id while the flow's sender runs.
+    flows: FlowTable<FlowState>,
     delegation_interval: SimTime,
     /// Message counts.
     pub stats: PaseStats,
+    /// Record every request decided at a switch's own link in
+    /// `stats.switch_requests` (tests; off in runs, where the list would
+    /// grow with the run instead of with the live flows).
+    pub log_switch_requests: bool,
     /// Virtual links whose report timer must be armed (set while deciding).
     pending_timers: Vec<(PortId, PortId)>,
     /// Per-link decisions of the last stop, for the trace.
     pending_traces: Vec<(PortId, Decision)>,
     net: Network,
+}
+
+/// One packet per `rtt`, bits per second (a flow's base rate).
+fn base_rate_of(rtt: SimTime) -> f64 {
+    MTU as f64 * 8.0 / rtt.as_secs_f64()
 }
 
 /// Base RTT of the path from `src` to `dst`: a full packet out, a header
@@ -381,6 +410,13 @@ impl Pase {
                 }
             }
         }
+        let mut node_links = vec![Vec::new(); n];
+        for (i, c) in children.iter().enumerate() {
+            node_links[loc[i].idx()].push(LinkRef::Real(PortId(i as u32)));
+            for &k in c {
+                node_links[loc[k.idx()].idx()].push(LinkRef::Virtual(PortId(i as u32), k));
+            }
+        }
         let arbs = net.ports.iter().map(|s| Arbitrator::new(s.rate.bps() as f64)).collect();
         let last = NodeId(net.n_hosts - 1);
         let delegation_interval = SimTime::from_ps((base_rtt(net, NodeId(0), last).ps() as f64 * p.delegation_interval_rtts) as u64);
@@ -390,13 +426,16 @@ impl Pase {
             virtual_links: BTreeMap::new(),
             parent_demand: BTreeMap::new(),
             parent_share: BTreeMap::new(),
+            parent_capacity: BTreeMap::new(),
             level,
             up,
             loc,
             children,
-            flows: Vec::new(),
+            node_links,
+            flows: FlowTable::default(),
             delegation_interval,
             stats: PaseStats { processed_at: vec![0; n], ..Default::default() },
+            log_switch_requests: false,
             pending_timers: Vec::new(),
             pending_traces: Vec::new(),
             net: net.clone(),
@@ -447,21 +486,21 @@ impl Pase {
 
     /// Decides every link of stop `stage` of `flow`'s chain.
     fn decide_stop(&mut self, flow: FlowId, stage: usize, remaining: u64, deadline_us: u32, queue_in: u8, now: SimTime) -> Decision {
-        let f = &self.flows[flow.idx()];
+        let f = self.flow(flow);
         let key = self.key(flow, remaining, deadline_us);
         let (demand, rtt) = (f.demand, f.rtt);
-        let base_rate = self.base_rate(flow);
+        let base_rate = base_rate_of(rtt);
         let expires = now + SimTime::from_ps((rtt.ps() as f64 * self.p.update_interval_rtts * self.p.expiry_updates) as u64);
         let (queues, numbering) = (self.p.queues as u8, self.p.queue_numbering);
-        let links = self.flows[flow.idx()].chain[stage].links.clone();
+        let links = f.chain[stage].links.clone();
         let mut d = Decision::NONE;
         for link in links {
             let arb = match link {
                 LinkRef::Real(q) => &mut self.arbs[q.idx()],
                 LinkRef::Virtual(parent, child) => {
-                    let share = self.initial_share(parent);
+                    let initial = self.initial_capacity(parent);
                     let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink {
-                        arb: Arbitrator::new(share),
+                        arb: Arbitrator::new(initial),
                         reported: 0.0,
                         timer_armed: false,
                     });
@@ -477,7 +516,7 @@ impl Pase {
             };
             self.pending_traces.push((port, local));
             match link {
-                LinkRef::Real(q) if self.level[q.idx()] > 0 => self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in }),
+                LinkRef::Real(q) if self.level[q.idx()] > 0 && self.log_switch_requests => self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in }),
                 LinkRef::Virtual(parent, child) => {
                     let v = self.virtual_links.get_mut(&(parent, child)).unwrap();
                     if !v.timer_armed {
@@ -497,15 +536,31 @@ impl Pase {
         &self.p
     }
 
-    /// The base rate of `flow`: one packet per base RTT, bits per second.
+    /// The base rate of `flow`: one packet per base RTT, bits per second
+    /// (while its sender runs: the flow's state is then retired).
     pub fn base_rate(&self, flow: FlowId) -> f64 {
-        MTU as f64 * 8.0 / self.flows[flow.idx()].rtt.as_secs_f64()
+        base_rate_of(self.flow(flow).rtt)
+    }
+
+    /// The state of a flow whose sender still runs.
+    fn flow(&self, flow: FlowId) -> &FlowState {
+        self.flows.get(flow.idx()).expect("the flow's sender runs")
     }
 
     /// The equal share a parent's link gives each child before any report.
     pub fn initial_share(&self, parent: PortId) -> f64 {
         let c = self.arbs[parent.idx()].capacity;
         c / self.children[parent.idx()].len().max(1) as f64
+    }
+
+    /// What a child may hand out of `parent`'s link before the parent's
+    /// first update: the equal share, or (`share_or_spare`, no child having
+    /// reported a demand yet) the whole link.
+    pub fn initial_capacity(&self, parent: PortId) -> f64 {
+        match self.p.delegated_capacity {
+            PaseDelegatedCapacity::Share => self.initial_share(parent),
+            PaseDelegatedCapacity::ShareOrSpare => self.arbs[parent.idx()].capacity,
+        }
     }
 }
 
@@ -531,7 +586,7 @@ impl Pase {
     /// The flow's demand, bits per second: its line rate, or less when its
     /// remaining bytes take less than a base RTT at line rate.
     fn demand(&self, flow: FlowId, remaining: u64) -> f64 {
-        let f = &self.flows[flow.idx()];
+        let f = self.flow(flow);
         if self.p.demand_capped_by_remaining {
             f.nic_bps.min(remaining as f64 * 8.0 / f.rtt.as_secs_f64())
         } else {
@@ -540,14 +595,16 @@ impl Pase {
     }
 
     fn update_interval(&self, flow: FlowId) -> SimTime {
-        SimTime::from_ps((self.flows[flow.idx()].rtt.ps() as f64 * self.p.update_interval_rtts) as u64)
+        SimTime::from_ps((self.flow(flow).rtt.ps() as f64 * self.p.update_interval_rtts) as u64)
     }
 
     /// The source arbitrates its own links and sends the request on.
     fn start_round(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) -> Decision {
         let remaining = self.win.senders.get(flow.idx()).map_or(0, |s| s.remaining_bytes());
-        self.flows[flow.idx()].demand = self.demand(flow, remaining);
-        let deadline_us = self.flows[flow.idx()].deadline_us;
+        let demand = self.demand(flow, remaining);
+        let f = self.flows.get_mut(flow.idx()).expect("the flow's sender runs");
+        f.demand = demand;
+        let deadline_us = f.deadline_us;
         let d = self.decide_stop(flow, 0, remaining, deadline_us, 0, io.now);
         self.arm_pending(flow, io);
         self.forward(flow, 0, d, remaining, io);
@@ -557,7 +614,7 @@ impl Pase {
     /// After stop `stage` decided `d`: on to the next stop, or back to the
     /// source (last stop, or early pruning).
     fn forward(&mut self, flow: FlowId, stage: usize, d: Decision, remaining: u64, io: &mut Io<PaseTimer>) {
-        let f = &self.flows[flow.idx()];
+        let f = self.flows.get(flow.idx()).expect("the flow's sender runs");
         let here = f.chain[stage].node;
         let h = PaseHeader { msg: PaseMsg::Request, queue: d.queue, stage: stage as u8 + 1, rate_bps: d.rate_bps as f32, deadline_us: f.deadline_us };
         let next = stage + 1;
@@ -583,9 +640,11 @@ impl Pase {
         self.stats.requests += 1;
         self.stats.processed_at[node.idx()] += 1;
         let so_far = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
-        let f = &self.flows[flow.idx()];
-        if (stage == 1 && f.receiver_done) || f.sender_done {
-            return; // the flow is over: nothing to arbitrate
+        // The flow is over (retired: the sender has every ACK; or this is
+        // its destination, which has every packet): nothing to arbitrate.
+        let Some(f) = self.flows.get(flow.idx()) else { return };
+        if stage == 1 && f.receiver_done {
+            return;
         }
         let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, h.queue, io.now));
         self.arm_pending(flow, io);
@@ -595,7 +654,7 @@ impl Pase {
     /// The source applies a decision to its sender (PASE section 3.2).
     fn apply(&mut self, flow: FlowId, d: Decision, io: &mut Io<PaseTimer>) {
         let lowest = self.p.queues as u8 - 1;
-        let rtt = self.flows[flow.idx()].rtt;
+        let rtt = self.flow(flow).rtt;
         let pase = self.p.rate_control == PaseRateControl::Pase;
         let lowest_grows = self.p.lowest_queue_grows;
         // A retired flow (every packet acknowledged) has nothing to apply.
@@ -622,34 +681,53 @@ impl Pase {
     }
 
     /// The sender holds every ACK: forget the flow at the source and at the
-    /// switch arbitrators it reached.
+    /// switch arbitrators it reached, then retire its state. Nothing needs
+    /// it any more: the destination forgot the flow when it got the last
+    /// packet (before the last ACK); a late request, response or update
+    /// timer of a retired flow is ignored, as for a finished one; releases
+    /// name only the flow and the stop's node ([`Pase::forget_at`]).
     fn sender_finished(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) {
-        let f = &mut self.flows[flow.idx()];
-        if f.sender_done {
-            return;
-        }
-        f.sender_done = true;
+        // Retired already: finished before.
+        let Some(f) = self.flows.get(flow.idx()) else { return };
         let (src, reached) = (f.src, f.reached as usize);
         self.forget(flow, 0);
-        for stage in 2..=reached.min(self.flows[flow.idx()].chain.len() - 1) {
-            let to = self.flows[flow.idx()].chain[stage].node;
+        let f = self.flow(flow);
+        for stage in 2..=reached.min(f.chain.len() - 1) {
+            let to = f.chain[stage].node;
             let h = PaseHeader { msg: PaseMsg::Release, stage: stage as u8, ..Default::default() };
             io.send(Self::control(flow, src, to, h));
             io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseRelease });
         }
+        self.flows.retire(flow.idx());
     }
 
     /// Removes `flow` from the arbitrators of stop `stage`.
     fn forget(&mut self, flow: FlowId, stage: usize) {
-        for link in self.flows[flow.idx()].chain[stage].links.clone() {
-            match link {
-                LinkRef::Real(q) => {
-                    self.arbs[q.idx()].remove(flow);
-                }
-                LinkRef::Virtual(parent, child) => {
-                    if let Some(v) = self.virtual_links.get_mut(&(parent, child)) {
-                        v.arb.remove(flow);
-                    }
+        let f = self.flows.get(flow.idx()).expect("the flow's sender runs");
+        for &link in &f.chain[stage].links {
+            Self::remove_from(&mut self.arbs, &mut self.virtual_links, link, flow);
+        }
+    }
+
+    /// A release reached `node`: removes `flow` from every arbitrator
+    /// there. The same as forgetting the links of the flow's stop at
+    /// `node` (a flow has one stop per node, and only a stop's own links
+    /// hold it), without the flow's record, which is retired by now.
+    fn forget_at(&mut self, node: NodeId, flow: FlowId) {
+        for &link in &self.node_links[node.idx()] {
+            Self::remove_from(&mut self.arbs, &mut self.virtual_links, link, flow);
+        }
+    }
+
+    /// Removes `flow` from the arbitrator of `link`, if it is there.
+    fn remove_from(arbs: &mut [Arbitrator], virtual_links: &mut BTreeMap<(PortId, PortId), VirtualLink>, link: LinkRef, flow: FlowId) {
+        match link {
+            LinkRef::Real(q) => {
+                arbs[q.idx()].remove(flow);
+            }
+            LinkRef::Virtual(parent, child) => {
+                if let Some(v) = virtual_links.get_mut(&(parent, child)) {
+                    v.arb.remove(flow);
                 }
             }
         }
@@ -658,9 +736,11 @@ impl Pase {
     /// A child's report timer: tell the parent a changed demand.
     fn on_delegation_timer(&mut self, parent: PortId, child: PortId, io: &mut Io<PaseTimer>) {
         let c = self.arbs[parent.idx()].capacity;
+        // A child can carry no more than its own link.
+        let own = self.arbs[child.idx()].capacity;
         let Some(v) = self.virtual_links.get_mut(&(parent, child)) else { return };
         v.arb.expire(io.now);
-        let d = v.arb.demand();
+        let d = v.arb.demand().min(own);
         if (d - v.reported).abs() > 0.01 * c {
             v.reported = d;
             let mut p = Self::control(FlowId(0), self.loc[child.idx()], self.loc[parent.idx()], PaseHeader { msg: PaseMsg::DelegationReport, rate_bps: d as f32, ..Default::default() });
@@ -676,7 +756,8 @@ impl Pase {
     }
 
     /// A parent got a child's demand: re-apportion its link and tell the
-    /// children whose share changed.
+    /// children whose share (or, with `share_or_spare`, the capacity they
+    /// may hand out) changed.
     fn on_delegation_report(&mut self, node: NodeId, p: &Packet, demand: f64, io: &mut Io<PaseTimer>) {
         self.stats.delegation_reports += 1;
         self.stats.processed_at[node.idx()] += 1;
@@ -685,43 +766,55 @@ impl Pase {
         self.parent_demand.insert((parent, child), demand);
         let c = self.arbs[parent.idx()].capacity;
         let kids = self.children[parent.idx()].clone();
-        let total: f64 = kids.iter().map(|k| self.parent_demand.get(&(parent, *k)).copied().unwrap_or(0.0)).sum();
+        let demand_of = |k: PortId| self.parent_demand.get(&(parent, k)).copied().unwrap_or(0.0);
+        let total: f64 = kids.iter().map(|&k| demand_of(k)).sum();
         let n = kids.len().max(1) as f64;
-        let shares: Vec<(PortId, f64)> = kids
+        let initial = self.initial_capacity(parent);
+        // (child, share, capacity it may hand out, share held, capacity held)
+        let plan: Vec<(PortId, f64, f64, f64, f64)> = kids
             .iter()
             .map(|&k| {
-                let dk = self.parent_demand.get(&(parent, k)).copied().unwrap_or(0.0);
-                (k, if total > 0.0 { c * (self.p.delegation_reserve / n + (1.0 - self.p.delegation_reserve) * dk / total) } else { c / n })
+                let dk = demand_of(k);
+                let share = if total > 0.0 { c * (self.p.delegation_reserve / n + (1.0 - self.p.delegation_reserve) * dk / total) } else { c / n };
+                let capacity = match self.p.delegated_capacity {
+                    PaseDelegatedCapacity::Share => share,
+                    // What the siblings do not claim: c - (total - dk).
+                    PaseDelegatedCapacity::ShareOrSpare => share.max(c - (total - dk)),
+                };
+                let held_share = self.parent_share.get(&(parent, k)).copied().unwrap_or(c / n);
+                let held_capacity = self.parent_capacity.get(&(parent, k)).copied().unwrap_or(initial);
+                (k, share, capacity, held_share, held_capacity)
             })
             .collect();
-        let held: Vec<f64> = shares.iter().map(|&(k, _)| self.parent_share.get(&(parent, k)).copied().unwrap_or(c / n)).collect();
-        // Re-apportion when some share moves by more than 1% of the link;
-        // then every child whose share changed hears it, so the shares the
-        // children hold never sum above the link once the updates land.
-        if shares.iter().zip(&held).all(|(&(_, sh), &old)| (sh - old).abs() <= 0.01 * c) {
+        // Re-apportion when some share or capacity moves by more than 1% of
+        // the link; then every child whose share or capacity changed hears
+        // it, so the shares the children hold never sum above the link once
+        // the updates land.
+        if plan.iter().all(|&(_, sh, cap, old_sh, old_cap)| (sh - old_sh).abs() <= 0.01 * c && (cap - old_cap).abs() <= 0.01 * c) {
             return;
         }
-        for ((k, share), old) in shares.into_iter().zip(held) {
-            if share == old {
+        for (k, share, capacity, _, old_capacity) in plan {
+            self.parent_share.insert((parent, k), share);
+            if capacity == old_capacity {
                 continue;
             }
-            self.parent_share.insert((parent, k), share);
-            let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: share as f32, ..Default::default() });
+            self.parent_capacity.insert((parent, k), capacity);
+            let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: capacity as f32, ..Default::default() });
             u.seq = parent.0;
             u.rank = k.0 as u64;
             io.send(u);
         }
     }
 
-    /// A child got its new share.
-    fn on_delegation_update(&mut self, node: NodeId, p: &Packet, share: f64, io: &mut Io<PaseTimer>) {
+    /// A child got the capacity it may now hand out.
+    fn on_delegation_update(&mut self, node: NodeId, p: &Packet, capacity: f64, io: &mut Io<PaseTimer>) {
         self.stats.delegation_updates += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
         io.trace(|| TraceKind::Control { flow: FlowId(0), what: ControlEvent::PaseDelegationUpdate });
-        let initial = self.initial_share(parent);
+        let initial = self.initial_capacity(parent);
         let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink { arb: Arbitrator::new(initial), reported: 0.0, timer_armed: false });
-        v.arb.capacity = share;
+        v.arb.capacity = capacity;
     }
 
     /// A PASE control message reached `node` (a host or a switch).
@@ -732,10 +825,8 @@ impl Pase {
             PaseMsg::Response => {
                 let flow = p.flow;
                 self.stats.responses += 1;
-                let f = &mut self.flows[flow.idx()];
-                if f.sender_done {
-                    return;
-                }
+                // Retired: the sender has every ACK, nothing to apply.
+                let Some(f) = self.flows.get_mut(flow.idx()) else { return };
                 f.reached = h.stage;
                 let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
                 io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PaseDecision, queue: Some(d.queue), rate_bps: d.rate_bps });
@@ -744,7 +835,7 @@ impl Pase {
             PaseMsg::Release => {
                 self.stats.releases += 1;
                 self.stats.processed_at[node.idx()] += 1;
-                self.forget(p.flow, h.stage as usize);
+                self.forget_at(node, p.flow);
             }
             PaseMsg::DelegationReport => self.on_delegation_report(node, &p, h.rate_bps as f64, io),
             PaseMsg::DelegationUpdate => self.on_delegation_update(node, &p, h.rate_bps as f64, io),
@@ -758,24 +849,36 @@ impl Protocol for Pase {
     fn name(&self) -> &'static str {
         "pase"
     }
+    fn arbitration_messages(&self) -> Option<u64> {
+        Some(self.stats.messages())
+    }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PaseTimer>) {
-        debug_assert_eq!(f.id.idx(), self.flows.len());
         let rtt = base_rtt(&self.net, f.src, f.dst);
         let nic_bps = self.net.ports[self.net.nic(f.src).idx()].rate.bps() as f64;
         let deadline_us = f.deadline.map_or(u32::MAX, |d| ((f.arrival + d).ps() / 1_000_000).min(u32::MAX as u64 - 1) as u32);
         let chain = self.chain(f.src, f.dst);
-        self.flows.push(FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, sender_done: false, receiver_done: false });
+        // Arbitrators beyond the endpoints: an inter-rack flow's answer
+        // takes their round of messages.
+        let awaiting = self.p.await_arbitration && chain.len() > 2;
+        self.flows.push(f.id.idx(), FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, receiver_done: false });
         self.win.add_flow(f);
         let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
         self.win.senders.get_mut(f.id.idx()).expect("just added").probe_interval = probe;
         // Bottom-up: the source's own decision at once (PASE-DCTCP keeps its
         // initial window and only takes the queue).
         let d = self.start_round(f.id, io);
-        if self.p.rate_control == PaseRateControl::Pase {
+        if self.p.rate_control == PaseRateControl::Pase && !awaiting {
             self.apply(f.id, d, io);
         } else {
-            self.win.senders.get_mut(f.id.idx()).expect("just added").class = d.queue;
+            // PASE-DCTCP, or awaiting the answer (applied as it comes, like
+            // every later one): the source's queue; a waiting flow holds
+            // one packet (the top queue's window does not grow).
+            let s = self.win.senders.get_mut(f.id.idx()).expect("just added");
+            s.class = d.queue;
+            if awaiting && self.p.rate_control == PaseRateControl::Pase {
+                s.set_window(1.0);
+            }
             self.win.send_window(f.id, io);
         }
         io.set_timer(io.now + self.update_interval(f.id), PaseTimer::Update(f.id));
@@ -797,7 +900,8 @@ impl Protocol for Pase {
             PacketKind::Data | PacketKind::Probe => {
                 let flow = p.flow;
                 self.win.handle_packet(p, io);
-                let f = &mut self.flows[flow.idx()];
+                // A retired flow's receiver finished (and forgot it) before.
+                let Some(f) = self.flows.get_mut(flow.idx()) else { return };
                 if !f.receiver_done && self.win.receiver_done(flow) {
                     f.receiver_done = true;
                     self.forget(flow, 1);
@@ -810,12 +914,28 @@ impl Protocol for Pase {
         self.on_control(node, p, io);
     }
 
+    fn abort_sender(&mut self, flow: FlowId, io: &mut Io<PaseTimer>) -> bool {
+        if !self.win.abort_sender(flow) {
+            return false;
+        }
+        // As a finished flow: the source's arbitrator forgets it and the
+        // switch arbitrators it reached get a release.
+        self.sender_finished(flow, io);
+        true
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, at: NodeId) {
+        self.win.abort_receiver(flow);
+        // The destination's arbitrator forgets it too.
+        self.forget_at(at, flow);
+    }
+
     fn on_timer(&mut self, t: PaseTimer, io: &mut Io<PaseTimer>) {
         match t {
-            PaseTimer::Rto(flow) => self.win.handle_timer(flow, io),
+            PaseTimer::Window(t) => self.win.handle_timer(t, io),
             PaseTimer::Update(flow) => {
-                if self.flows[flow.idx()].sender_done {
-                    return;
+                if self.flows.get(flow.idx()).is_none() {
+                    return; // the flow is over (retired)
                 }
                 self.start_round(flow, io);
                 io.set_timer(io.now + self.update_interval(flow), PaseTimer::Update(flow));

@@ -20,9 +20,10 @@
 //!   it. Early Termination gives a flow up at the sender (when it sees it
 //!   cannot finish) or at a switch (TERM flag echoed back).
 
+use super::flow_table::FlowTable;
 use super::timer::{Fired, LazyTimer, Pacer, RttEstimator};
 use super::scoreboard::Scoreboard;
-use super::window::Receiver;
+use super::window::{receive_at_rate_receiver, Receiver};
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;
@@ -403,8 +404,6 @@ enum State {
     Sending,
     /// Paused: probing.
     Paused,
-    /// Every byte acknowledged, or terminated.
-    Over,
 }
 
 #[derive(Clone)]
@@ -433,6 +432,69 @@ impl Sender {
     fn bytes_left(&self, counts_in_flight: bool) -> u64 {
         if counts_in_flight { self.sb.remaining_bytes() } else { self.sb.untransmitted_bytes() }
     }
+
+    /// The smoothed RTT, or the initial estimate before any sample.
+    fn srtt_or_init(&self, p: &PdqParams) -> SimTime {
+        self.rtt.srtt().unwrap_or(SimTime::from_us_f64(p.init_rtt_us))
+    }
+
+    /// `Packet::rank` of the flow's forward packets: deadline and RTT.
+    /// The RTT the header carries is the sender's smallest sample, the
+    /// path's RTT without queueing (a choice: with the smoothed RTT, a
+    /// queue lengthens every flow's K RTTs of Early Start, more flows
+    /// overlap, the queue grows further, and the rate controller's
+    /// q / (2 RTT) weakens as RTT grows).
+    fn rank(&self, p: &PdqParams) -> u64 {
+        let rtt = self.rtt.min().unwrap_or(SimTime::from_us_f64(p.init_rtt_us));
+        PdqHeader::pack_rank((self.deadline != NO_DEADLINE).then_some(self.deadline), rtt.ps())
+    }
+
+    /// A forward header now, for hosts whose NIC sends `nic_bps`.
+    fn header(&self, p: &PdqParams, nic_bps: f64, flags: u8) -> PdqHeader {
+        // T_H: the time to transmit what is left (PDQ section 3.1).
+        let expected = self.bytes_left(p.expected_time_counts_in_flight) as f64 * 8.0 / nic_bps * 1e9;
+        PdqHeader {
+            rate_bps: nic_bps as f32,
+            aux: t_ns(expected as u64),
+            pauseby: self.pauseby,
+            probe_tenths: 10,
+            flags,
+        }
+    }
+
+    /// Keeps the retransmission timeout pending, `rto` from now unless set.
+    fn arm_rto(&mut self, flow: FlowId, rto: SimTime, io: &mut Io<PdqTimer>) {
+        self.rto.set_if_unset(io.now + rto);
+        if let Some(at) = self.rto.arm(io.now) {
+            io.set_timer(at, PdqTimer::Rto(flow));
+        }
+    }
+
+    /// The probing period: I_H x max(probing interval, RTT).
+    fn probe_period(&self, p: &PdqParams) -> SimTime {
+        let base = SimTime::from_us_f64(p.probe_interval_us).max(self.srtt_or_init(p));
+        SimTime::from_ps(base.ps() * self.probe_tenths.max(10) as u64 / 10)
+    }
+
+    /// Schedules the next probe a probing period from now (an earlier
+    /// probe timer becomes stale).
+    fn arm_probe(&mut self, p: &PdqParams, flow: FlowId, io: &mut Io<PdqTimer>) {
+        let period = self.probe_period(p);
+        self.probe_token = self.probe_token.wrapping_add(1);
+        io.set_timer(io.now + period, PdqTimer::Probe(flow, self.probe_token));
+    }
+
+    /// Sender-side Early Termination: the flow cannot finish in time, by
+    /// the switches' estimate ([`SwitchConfig::et_finish`]) of the time to
+    /// transmit the bytes not yet sent (and those in flight with
+    /// [`PdqParams::early_termination_counts_in_flight`]).
+    fn hopeless(&self, p: &PdqParams, cfg: &SwitchConfig, nic_bps: f64, now: SimTime) -> bool {
+        if !p.early_termination || self.deadline == NO_DEADLINE {
+            return false;
+        }
+        let left_ps = (self.bytes_left(p.early_termination_counts_in_flight) as f64 * 8.0 / nic_bps * 1e12) as u64;
+        now.ps() >= self.deadline || cfg.et_finish(now.ps(), left_ps, self.srtt_or_init(p).ps()) > self.deadline
+    }
 }
 
 /// PDQ hosts and switches.
@@ -440,8 +502,15 @@ impl Sender {
 pub struct Pdq {
     p: PdqParams,
     cfg: SwitchConfig,
-    senders: Vec<Sender>,
-    receivers: Vec<Receiver>,
+    /// Sender state by flow id (at the source), until every byte is
+    /// acknowledged or the flow is terminated (then retired: memory
+    /// follows the live flows).
+    senders: FlowTable<Sender>,
+    /// Receiver state by flow id (at the destination), until it holds
+    /// every byte or the sender's FIN says the flow is over. Kept apart
+    /// from the senders, and retired by the destination's own events, so
+    /// that a host's code reads only its own state (`crate::parallel`).
+    receivers: FlowTable<Receiver>,
     /// Per-port state (public for tests).
     pub ports: Vec<PdqPort>,
     nic_bps: f64,
@@ -455,65 +524,50 @@ impl Pdq {
         let cfg = SwitchConfig::new(&p);
         let ports = net.ports.iter().enumerate().map(|(i, x)| PdqPort::new(i, x.rate.bps() as f64, &cfg)).collect();
         let port_node = net.ports.iter().map(|x| (x.node, net.is_host(x.node))).collect();
-        Pdq { p, cfg, senders: Vec::new(), receivers: Vec::new(), ports, nic_bps: net.host_rate.bps() as f64, port_node }
+        Pdq { p, cfg, senders: FlowTable::default(), receivers: FlowTable::default(), ports, nic_bps: net.host_rate.bps() as f64, port_node }
     }
 
-    fn rtt(&self, s: &Sender) -> SimTime {
-        s.rtt.srtt().unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us))
+    /// The sender of `flow`, which the caller knows is live (not retired).
+    #[inline]
+    fn sender(&self, flow: FlowId) -> &Sender {
+        self.senders.get(flow.idx()).expect("PDQ: the sender of a live flow")
     }
 
-    /// `Packet::rank` of the flow's forward packets: deadline and RTT.
-    /// The RTT the header carries is the sender's smallest sample, the
-    /// path's RTT without queueing (a choice: with the smoothed RTT, a
-    /// queue lengthens every flow's K RTTs of Early Start, more flows
-    /// overlap, the queue grows further, and the rate controller's
-    /// q / (2 RTT) weakens as RTT grows).
-    fn rank(&self, s: &Sender) -> u64 {
-        let rtt = s.rtt.min().unwrap_or(SimTime::from_us_f64(self.p.init_rtt_us));
-        PdqHeader::pack_rank((s.deadline != NO_DEADLINE).then_some(s.deadline), rtt.ps())
+    /// The sender of `flow`, mutable; the caller knows the flow is live.
+    #[inline]
+    fn sender_mut(&mut self, flow: FlowId) -> &mut Sender {
+        self.senders.get_mut(flow.idx()).expect("PDQ: the sender of a live flow")
     }
 
-    /// A forward header for `flow` now.
-    fn header(&self, flow: FlowId, flags: u8) -> PdqHeader {
-        let s = &self.senders[flow.idx()];
-        // T_H: the time to transmit what is left (PDQ section 3.1).
-        let expected = s.bytes_left(self.p.expected_time_counts_in_flight) as f64 * 8.0 / self.nic_bps * 1e9;
-        PdqHeader {
-            rate_bps: self.nic_bps as f32,
-            aux: t_ns(expected as u64),
-            pauseby: s.pauseby,
-            probe_tenths: 10,
-            flags,
-        }
+    /// Forgets the flow's sender: it is done with it (every byte
+    /// acknowledged, or the flow terminated). Its later packets and timers
+    /// find no state: timers and ACKs are ignored, as they were for a
+    /// finished sender. (The receiver is retired by the destination: when
+    /// it holds every byte, or when the FIN arrives.)
+    fn retire(&mut self, flow: FlowId) {
+        self.senders.retire(flow.idx());
     }
 
     fn control_packet(&self, flow: FlowId, kind: PacketKind, flags: u8, now: SimTime) -> Packet {
-        let s = &self.senders[flow.idx()];
+        let s = self.sender(flow);
         let mut p = Packet::new(flow, s.src, s.dst, kind, u32::MAX, HEADER);
         p.sent_at = now;
-        p.rank = self.rank(s);
-        p.header = Header::Pdq(self.header(flow, flags));
+        p.rank = s.rank(&self.p);
+        p.header = Header::Pdq(s.header(&self.p, self.nic_bps, flags));
         p
-    }
-
-    fn arm_rto(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
-        let rto = SimTime::from_us_f64(self.p.rto_us);
-        let s = &mut self.senders[flow.idx()];
-        s.rto.set_if_unset(io.now + rto);
-        if let Some(at) = s.rto.arm() {
-            io.set_timer(at, PdqTimer::Rto(flow));
-        }
     }
 
     fn send_syn(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let p = self.control_packet(flow, PacketKind::Control, F::SYN, io.now);
         io.send(p);
         io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqSyn });
-        self.arm_rto(flow, io);
+        let rto = SimTime::from_us_f64(self.p.rto_us);
+        self.sender_mut(flow).arm_rto(flow, rto, io);
     }
 
     fn pace(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
-        let s = &mut self.senders[flow.idx()];
+        let params = &self.p;
+        let s = self.senders.get_mut(flow.idx()).expect("PDQ: the sender of a live flow");
         if s.state != State::Sending || s.rate_bps <= 0.0 {
             s.pacer.pacing = false;
             return;
@@ -523,74 +577,44 @@ impl Pdq {
             return;
         };
         let size = data_packet_wire_size(s.size, seq);
-        let (src, dst, rate) = (s.src, s.dst, s.rate_bps);
-        let mut p = Packet::new(flow, src, dst, PacketKind::Data, seq, size);
+        let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
         p.sent_at = io.now;
-        p.rank = self.rank(&self.senders[flow.idx()]);
-        p.header = Header::Pdq(self.header(flow, 0));
+        p.rank = s.rank(params);
+        p.header = Header::Pdq(s.header(params, self.nic_bps, 0));
         io.send(p);
-        self.arm_rto(flow, io);
-        let gap = Pacer::gap(size, rate);
-        let s = &mut self.senders[flow.idx()];
+        s.arm_rto(flow, SimTime::from_us_f64(params.rto_us), io);
+        let gap = Pacer::gap(size, s.rate_bps);
         let token = s.pacer.schedule(io.now + gap);
         io.set_timer(io.now + gap, PdqTimer::Pace(flow, token));
         // A flow granted a sliver would hear of a higher rate only with its
         // next packet, many RTTs away: it probes every probing period
         // meanwhile (as RCP's rate refresh).
-        let period = self.probe_period(&self.senders[flow.idx()]);
-        if gap > period {
-            self.arm_probe(flow, io);
+        if gap > s.probe_period(params) {
+            s.arm_probe(params, flow, io);
         }
     }
 
-    fn probe_period(&self, s: &Sender) -> SimTime {
-        let base = SimTime::from_us_f64(self.p.probe_interval_us).max(self.rtt(s));
-        SimTime::from_ps(base.ps() * s.probe_tenths.max(10) as u64 / 10)
-    }
-
-    fn arm_probe(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
-        let period = self.probe_period(&self.senders[flow.idx()]);
-        let s = &mut self.senders[flow.idx()];
-        s.probe_token = s.probe_token.wrapping_add(1);
-        io.set_timer(io.now + period, PdqTimer::Probe(flow, s.probe_token));
-    }
-
-    /// Gives the flow up (Early Termination): ports upstream forget it.
+    /// Gives the flow up (Early Termination): ports upstream forget it,
+    /// and so does the host (the flow is retired: its data still in flight
+    /// get their ACKs, which nothing reads, and a receiver completing the
+    /// flow now would not count, the flow being settled as terminated).
     fn terminate(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let p = self.control_packet(flow, PacketKind::Control, F::FIN | F::TERM, io.now);
         io.send(p);
-        let s = &mut self.senders[flow.idx()];
-        s.state = State::Over;
-        s.pacer.pacing = false;
+        self.retire(flow);
         io.flow_terminated(flow);
         io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate });
     }
 
-    /// Sender-side Early Termination: the flow cannot finish in time, by
-    /// the switches' estimate ([`SwitchConfig::et_finish`]) of the time to
-    /// transmit the bytes not yet sent (and those in flight with
-    /// [`PdqParams::early_termination_counts_in_flight`]).
-    fn hopeless(&self, flow: FlowId, now: SimTime) -> bool {
-        let s = &self.senders[flow.idx()];
-        if !self.p.early_termination || s.deadline == NO_DEADLINE {
-            return false;
-        }
-        let left_ps = (s.bytes_left(self.p.early_termination_counts_in_flight) as f64 * 8.0 / self.nic_bps * 1e12) as u64;
-        now.ps() >= s.deadline || self.cfg.et_finish(now.ps(), left_ps, self.rtt(s).ps()) > s.deadline
-    }
-
     fn on_ack(&mut self, p: Packet, h: PdqHeader, io: &mut Io<PdqTimer>) {
         let flow = p.flow;
-        let s = &self.senders[flow.idx()];
-        if s.state == State::Over {
-            return;
-        }
+        // A retired flow (over at its sender) ignores late ACKs.
+        let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         // The sender's NIC is the first port of the forward path.
         let nic = io.net.nic(s.src);
         let mut h = h;
         self.ports[nic.idx()].reverse(flow.0, &mut h, &self.cfg);
         let rto = SimTime::from_us_f64(self.p.rto_us);
-        let s = &mut self.senders[flow.idx()];
         let sample = io.now - p.sent_at;
         s.rtt.sample(sample);
         if h.flags & F::TERM != 0 {
@@ -599,23 +623,27 @@ impl Pdq {
         }
         // SYN and probe replies carry seq u32::MAX, which acknowledges nothing.
         if s.sb.on_ack(h.aux, p.seq) > 0 {
+            // A deadline needs an event pending (none may be, after a timeout).
             s.rto.set(io.now + rto);
+            if let Some(at) = s.rto.arm(io.now) {
+                io.set_timer(at, PdqTimer::Rto(flow));
+            }
         }
         if s.sb.done() {
-            s.state = State::Over;
             let fin = self.control_packet(flow, PacketKind::Control, F::FIN, io.now);
             io.send(fin);
             io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqFin });
+            // Every byte acknowledged (so received): forget the flow.
+            self.retire(flow);
             return;
         }
         if s.sb.in_flight == 0 {
             s.rto.clear();
         }
-        if self.hopeless(flow, io.now) {
+        if s.hopeless(&self.p, &self.cfg, self.nic_bps, io.now) {
             self.terminate(flow, io);
             return;
         }
-        let s = &mut self.senders[flow.idx()];
         let old_rate = s.rate_bps;
         let old_state = s.state;
         s.pauseby = h.pauseby;
@@ -645,7 +673,7 @@ impl Pdq {
                 // P_H names the pausing port (its index plus one).
                 let port = (h.pauseby > 0).then(|| PortId(h.pauseby as u32 - 1));
                 io.trace(|| TraceKind::Decision { flow, port, what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 });
-                self.arm_probe(flow, io);
+                s.arm_probe(&self.p, flow, io);
             }
         }
     }
@@ -661,7 +689,7 @@ impl Protocol for Pdq {
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PdqTimer>) {
         let deadline = f.deadline.map_or(NO_DEADLINE, |d| (f.arrival + d).ps());
-        self.senders.push(Sender {
+        let s = Sender {
             src: f.src,
             dst: f.dst,
             size: f.size,
@@ -675,9 +703,13 @@ impl Protocol for Pdq {
             pacer: Pacer::new(),
             probe_token: 0,
             rto: LazyTimer::new(),
-        });
-        self.receivers.push(Receiver::new(f.size));
+        };
+        self.senders.push(f.id.idx(), s);
         self.send_syn(f.id, io);
+    }
+
+    fn prepare_receiver(&mut self, f: &FlowSpec) {
+        self.receivers.push(f.id.idx(), Receiver::new(f.size));
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<PdqTimer>) {
@@ -686,49 +718,69 @@ impl Protocol for Pdq {
             return self.on_ack(p, h, io);
         }
         if h.flags & F::FIN != 0 {
+            // The sender is done (every byte acknowledged, or terminated):
+            // the receiver is not needed any more.
+            self.receivers.retire(p.flow.idx());
             return;
         }
         // SYN, data or probe at the receiver: echo the header in an ACK.
-        let r = &mut self.receivers[p.flow.idx()];
-        if p.kind == PacketKind::Data && r.receive(p.seq) {
-            io.flow_done(p.flow);
-        }
+        // A retired receiver's late packet is answered as before (the ACK
+        // updates the ports on its way back).
+        let (cum, _) = receive_at_rate_receiver(&mut self.receivers, &p, io);
         let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
         ack.sent_at = p.sent_at;
-        ack.header = Header::Pdq(PdqHeader { aux: r.cum, ..h });
+        ack.header = Header::Pdq(PdqHeader { aux: cum, ..h });
         io.send(ack);
+    }
+
+    fn abort_sender(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) -> bool {
+        if self.senders.get(flow.idx()).is_none() {
+            return false;
+        }
+        // As Early Termination: a FIN with TERM releases the flow at the
+        // switches on its path and at the receiver.
+        let p = self.control_packet(flow, PacketKind::Control, F::FIN | F::TERM, io.now);
+        io.send(p);
+        self.retire(flow);
+        true
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, _at: NodeId) {
+        self.receivers.retire(flow.idx());
     }
 
     fn on_timer(&mut self, t: PdqTimer, io: &mut Io<PdqTimer>) {
         match t {
+            // A retired flow's timers find no sender: ignored.
             PdqTimer::Pace(flow, token) => {
-                if self.senders[flow.idx()].pacer.is_current(token) {
+                if self.senders.get(flow.idx()).is_some_and(|s| s.pacer.is_current(token)) {
                     self.pace(flow, io);
                 }
             }
             PdqTimer::Probe(flow, token) => {
-                let s = &self.senders[flow.idx()];
-                let period = self.probe_period(s);
+                let Some(s) = self.senders.get(flow.idx()) else { return };
+                let period = s.probe_period(&self.p);
                 let slow = s.state == State::Sending && s.pacer.pacing && s.pacer.next_at() > io.now + period;
                 if !(s.state == State::Paused || slow) || s.probe_token != token {
                     return;
                 }
-                if self.hopeless(flow, io.now) {
+                if s.hopeless(&self.p, &self.cfg, self.nic_bps, io.now) {
                     return self.terminate(flow, io);
                 }
                 let p = self.control_packet(flow, PacketKind::Probe, F::PROBE, io.now);
                 io.send(p);
                 io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqProbe });
-                self.arm_probe(flow, io);
+                let s = self.senders.get_mut(flow.idx()).expect("PDQ: the sender of a live flow");
+                s.arm_probe(&self.p, flow, io);
             }
             PdqTimer::Rto(flow) => {
-                let s = &mut self.senders[flow.idx()];
+                let Some(s) = self.senders.get_mut(flow.idx()) else { return };
                 let fired = s.rto.fire(io.now);
-                if s.state == State::Over || !s.rto.is_set() {
+                if !s.rto.is_set() {
                     return;
                 }
                 if fired != Fired::Due {
-                    if let Some(at) = s.rto.arm() {
+                    if let Some(at) = s.rto.arm(io.now) {
                         io.set_timer(at, PdqTimer::Rto(flow));
                     }
                     return;

@@ -41,6 +41,7 @@
 //! data packet and pHost drops almost nothing at the first hop.
 
 use super::{Io, Protocol};
+use super::flow_table::FlowTable;
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
 use crate::protocol::params::{PhostParams, PhostPolicy};
@@ -244,8 +245,15 @@ pub struct Phost {
     /// Per host, the time one MTU takes on its NIC.
     mtu_time: Vec<SimTime>,
     times: HostTimes,
-    sources: Vec<Option<Source>>,
-    sinks: Vec<Option<Sink>>,
+    /// Source side by flow id, from the flow's arrival until its ACK
+    /// reaches the source (then retired: memory follows the live flows).
+    sources: FlowTable<Source>,
+    /// Destination side by flow id: `None` until the RTS or first data
+    /// packet arrives; retired once the sink holds every packet (a late
+    /// RTS is answered with the ACK, late data change nothing). Kept apart
+    /// from the sources and retired by the destination's own events, so
+    /// that a host's code reads only its own state (`crate::parallel`).
+    sinks: FlowTable<Option<Sink>>,
     hosts: Vec<Host>,
 }
 
@@ -282,7 +290,7 @@ impl Phost {
             token_ttl: times(p.token_ttl_mtu),
             ps_per_byte: vec![u64::MAX; mtu_time.len()],
         };
-        Phost { p, mtu_time, times, sources: Vec::new(), sinks: Vec::new(), hosts }
+        Phost { p, mtu_time, times, sources: FlowTable::default(), sinks: FlowTable::default(), hosts }
     }
 
     fn mtus(&self, host: NodeId, k: f64) -> SimTime {
@@ -293,12 +301,6 @@ impl Phost {
         self.times.token_interval[host.idx()]
     }
 
-    fn ensure(&mut self, flow: FlowId) {
-        if self.sources.len() <= flow.idx() {
-            self.sources.resize_with(flow.idx() + 1, || None);
-            self.sinks.resize_with(flow.idx() + 1, || None);
-        }
-    }
 
     /// A 40-B control packet (RTS, token, ACK) at the highest priority.
     fn control(flow: FlowId, src: NodeId, dst: NodeId, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
@@ -374,7 +376,7 @@ impl Phost {
         // speed: no moving the list out and back on every call).
         let Host { sending, tokens_held, sent, .. } = &mut self.hosts[host.idx()];
         for &f in sending.iter() {
-            let s = self.sources[f.idx()].as_mut().expect("a sending flow has a source");
+            let s = self.sources.get_mut(f.idx()).expect("a sending flow has a source");
             while s.tokens.front().is_some_and(|t| t.expiry < now) {
                 let t = s.tokens.pop_front().unwrap();
                 *tokens_held -= 1;
@@ -389,7 +391,7 @@ impl Phost {
             }
         }
         let Some((_, flow)) = best else { return };
-        let s = self.sources[flow.idx()].as_mut().unwrap();
+        let s = self.sources.get_mut(flow.idx()).unwrap();
         let t = s.tokens.pop_front().unwrap();
         self.hosts[host.idx()].tokens_held -= 1;
         let size = data_packet_wire_size(s.size, t.seq);
@@ -445,7 +447,8 @@ impl Phost {
         let mut kept = 0;
         for i in 0..receiving.len() {
             let f = receiving[i];
-            let Some(k) = self.sinks[f.idx()].as_mut().filter(|k| !k.done) else { continue };
+            // Done and retired flows leave the list.
+            let Some(k) = self.sinks.get_mut(f.idx()).and_then(|k| k.as_mut()).filter(|k| !k.done) else { continue };
             receiving[kept] = f;
             kept += 1;
             if let Some(w) = k.wait_until {
@@ -479,7 +482,7 @@ impl Phost {
         }
         receiving.truncate(kept);
         if let Some((_, flow)) = best {
-            let k = self.sinks[flow.idx()].as_mut().unwrap();
+            let k = self.sinks.get_mut(flow.idx()).and_then(|k| k.as_mut()).unwrap();
             let seq = k.next_missing();
             k.last_named = seq;
             let number = k.issued;
@@ -508,8 +511,9 @@ impl Phost {
 
     /// The destination learns of a flow from its RTS or first data packet.
     /// True when this packet created it (false: it was known already).
-    /// Inlined, with the creation out of line (for speed: a known flow,
-    /// the case of every data packet, is one check).
+    /// The flow is not retired (callers check). Inlined, with the creation
+    /// out of line (for speed: a known flow, the case of every data packet,
+    /// is one check).
     #[inline(always)]
     fn sink_for(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) -> bool {
         if self.sinks.get(p.flow.idx()).is_some_and(|k| k.is_some()) {
@@ -521,10 +525,9 @@ impl Phost {
 
     #[inline(never)]
     fn new_sink(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) {
-        self.ensure(p.flow);
         let free = free_tokens(&self.p, h.count);
         let rt = self.times.receiver_timeout[p.dst.idx()];
-        self.sinks[p.flow.idx()] = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
+        *self.sinks.get_mut(p.flow.idx()).expect("the flow arrived and is not retired") = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
         self.hosts[p.dst.idx()].receiving.push(p.flow);
         // Free packets occupy the downlink for `free` MTU-times from about
         // one one-way delay after the RTS left; tokens sent now produce data
@@ -552,7 +555,6 @@ impl Protocol for Phost {
     type Timer = PhostTimer;
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PhostTimer>) {
-        self.ensure(f.id);
         let pkts = packets_for(f.size);
         let free = free_tokens(&self.p, pkts);
         // Free tokens come from no destination's schedule, so by default
@@ -576,21 +578,35 @@ impl Protocol for Phost {
         };
         self.send_rts(f.id, &s, io);
         io.set_timer(io.now + s.rts_timeout, PhostTimer::Rts(f.id));
-        self.sources[f.id.idx()] = Some(s);
+        self.sources.push(f.id.idx(), s);
         self.hosts[f.src.idx()].sending.push(f.id);
         self.hosts[f.src.idx()].tokens_held += free;
         self.try_send(f.src, io);
     }
 
+    fn prepare_receiver(&mut self, f: &FlowSpec) {
+        self.sinks.push(f.id.idx(), None);
+    }
+
     fn on_packet(&mut self, p: Packet, io: &mut Io<PhostTimer>) {
         let Header::Phost(h) = p.header else { return };
+        if matches!(h.msg, PhostMsg::Rts | PhostMsg::Data) && self.sinks.get(p.flow.idx()).is_none() {
+            // A retired sink holds every packet: a late RTS is answered
+            // with the ACK again, as a done sink does; late data change
+            // nothing. (Tokens and ACKs reach the source, which checks its
+            // own state below.)
+            if matches!(h.msg, PhostMsg::Rts) {
+                Self::send_ack(p.flow, p.dst, p.src, io);
+            }
+            return;
+        }
         match h.msg {
             PhostMsg::Rts => {
                 let new = self.sink_for(&p, &h, io);
                 if !new {
                     // A repeated RTS: the first got through, or the flow is
                     // over and the ACK was lost.
-                    let k = self.sinks[p.flow.idx()].as_ref().unwrap();
+                    let k = self.sinks.get(p.flow.idx()).and_then(|k| k.as_ref()).unwrap();
                     if k.done {
                         Self::send_ack(p.flow, p.dst, p.src, io);
                     }
@@ -598,7 +614,7 @@ impl Protocol for Phost {
             }
             PhostMsg::Data => {
                 self.sink_for(&p, &h, io);
-                let k = self.sinks[p.flow.idx()].as_mut().unwrap();
+                let k = self.sinks.get_mut(p.flow.idx()).and_then(|k| k.as_mut()).unwrap();
                 if k.done {
                     return;
                 }
@@ -609,6 +625,9 @@ impl Protocol for Phost {
                     k.received = Vec::new();
                     io.flow_done(p.flow);
                     Self::send_ack(p.flow, p.dst, p.src, io);
+                    // Nothing of the sink is needed again (the token
+                    // scheduler drops retired flows as it drops done ones).
+                    self.sinks.retire(p.flow.idx());
                 } else {
                     // Answered tokens may lift a downgrade.
                     self.arm_token(p.dst, io.now, io);
@@ -616,7 +635,7 @@ impl Protocol for Phost {
             }
             PhostMsg::Token => {
                 let ttl = self.times.token_ttl[p.dst.idx()];
-                let Some(s) = self.sources.get_mut(p.flow.idx()).and_then(|s| s.as_mut()) else { return };
+                let Some(s) = self.sources.get_mut(p.flow.idx()) else { return };
                 if s.acked {
                     return;
                 }
@@ -634,7 +653,7 @@ impl Protocol for Phost {
                 self.try_send(p.dst, io);
             }
             PhostMsg::Ack => {
-                let Some(s) = self.sources.get_mut(p.flow.idx()).and_then(|s| s.as_mut()) else { return };
+                let Some(s) = self.sources.get_mut(p.flow.idx()) else { return };
                 if s.acked {
                     return;
                 }
@@ -645,8 +664,32 @@ impl Protocol for Phost {
                 let host = s.src;
                 self.hosts[host.idx()].tokens_held -= held;
                 self.hosts[host.idx()].sending.retain(|&f| f != p.flow);
+                // The ACK comes from a done sink: nothing of the source
+                // is needed any more.
+                self.sources.retire(p.flow.idx());
             }
         }
+    }
+
+    fn abort_sender(&mut self, flow: FlowId, _io: &mut Io<PhostTimer>) -> bool {
+        let Some(s) = self.sources.get(flow.idx()) else { return false };
+        if s.acked {
+            return false;
+        }
+        // The source forgets the flow: its tokens go, and its NIC no
+        // longer picks it (late tokens and its RTS timer find nothing).
+        let (host, held) = (s.src, s.tokens.len() as u32);
+        let h = &mut self.hosts[host.idx()];
+        h.tokens_held -= held;
+        h.sending.retain(|&f| f != flow);
+        self.sources.retire(flow.idx());
+        true
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, _at: NodeId) {
+        // The token scheduler drops a retired sink as it drops a done one;
+        // late data change nothing, a late RTS is answered with the ACK.
+        self.sinks.retire(flow.idx());
     }
 
     fn on_timer(&mut self, t: PhostTimer, io: &mut Io<PhostTimer>) {
@@ -664,13 +707,14 @@ impl Protocol for Phost {
                 }
             }
             PhostTimer::Rts(flow) => {
-                let s = self.sources[flow.idx()].as_mut().unwrap();
+                // A retired flow was acknowledged.
+                let Some(s) = self.sources.get_mut(flow.idx()) else { return };
                 if s.heard || s.acked {
                     return;
                 }
                 s.rts_timeout = s.rts_timeout + s.rts_timeout;
                 let next = io.now + s.rts_timeout;
-                let s = self.sources[flow.idx()].as_ref().unwrap();
+                let s = self.sources.get(flow.idx()).unwrap();
                 self.send_rts(flow, s, io);
                 io.set_timer(next, PhostTimer::Rts(flow));
             }
@@ -688,64 +732,25 @@ mod tests {
     //! and timers in, actions out), with no network in between.
     use super::*;
     use crate::net::topology::{build, TopologySpec};
-    use crate::protocol::Action;
-    use crate::rng::{SimRng, Stream};
-    use crate::trace::Trace;
+    use crate::protocol::testing;
 
     /// Drives a [`Phost`] on the default leaf-spine (10 Gbps hosts: one
     /// MTU-time is 1.2 us).
-    struct Harness {
-        net: crate::net::Network,
-        proto: Phost,
-        rng: SimRng,
-        trace: Trace,
-        queue_bytes: Vec<u64>,
-        /// Timers armed and not yet fired, in arming order.
-        timers: Vec<(SimTime, PhostTimer)>,
-    }
+    type Harness = testing::Harness<Phost>;
 
     const MTU_PS: u64 = 1_200_000;
 
-    impl Harness {
-        fn new(params: &str) -> Self {
-            let net = build(&TopologySpec::default());
-            let p: PhostParams = serde_json::from_str(params).unwrap();
-            let mtu = (0..net.n_hosts).map(|_| SimTime::from_ps(MTU_PS)).collect();
-            let mut trace = Trace::default();
-            trace.enabled = true;
-            Harness { queue_bytes: vec![0; net.ports.len()], net, proto: Phost::new(p, mtu), rng: SimRng::new(1, Stream::Protocol), trace, timers: Vec::new() }
-        }
-        /// Runs `f` at time `now`; returns the packets it sent.
-        fn at(&mut self, now: SimTime, f: impl FnOnce(&mut Phost, &mut Io<PhostTimer>)) -> Vec<Packet> {
-            let mut actions = Vec::new();
-            let mut io = Io { now, net: &self.net, queue_bytes: &self.queue_bytes, rng: &mut self.rng, trace: &mut self.trace, actions: &mut actions };
-            f(&mut self.proto, &mut io);
-            let mut sent = Vec::new();
-            for a in actions {
-                match a {
-                    Action::Send(p) => sent.push(p),
-                    Action::Timer(t, v) => self.timers.push((t, v)),
-                    Action::FlowDone(_) | Action::FlowTerminated(_) => {}
-                }
-            }
-            sent
-        }
-        /// Fires every armed timer up to `until` in time order; returns the
-        /// packets sent, with their times.
-        fn run_timers(&mut self, until: SimTime) -> Vec<(SimTime, Packet)> {
-            let mut out = Vec::new();
-            loop {
-                let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= until).min_by_key(|&i| (self.timers[i].0, i)) else { break };
-                let (t, v) = self.timers.remove(i);
-                for p in self.at(t, |x, io| x.on_timer(v, io)) {
-                    out.push((t, p));
-                }
-            }
-            out
-        }
-        fn traced(&mut self, what: &str) -> usize {
-            self.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.as_str() == what)).count()
-        }
+    /// A harness with pHost's parameters `params` (JSON).
+    fn harness(params: &str) -> Harness {
+        let net = build(&TopologySpec::default());
+        let p: PhostParams = serde_json::from_str(params).unwrap();
+        let mtu = (0..net.n_hosts).map(|_| SimTime::from_ps(MTU_PS)).collect();
+        Harness::new(net, Phost::new(p, mtu))
+    }
+
+    /// Control events named `what` traced since the last drain.
+    fn traced(h: &mut Harness, what: &str) -> usize {
+        h.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.as_str() == what)).count()
     }
 
     fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
@@ -765,9 +770,9 @@ mod tests {
         // NIC sends one packet per MTU-time, so the third token (the flow
         // with most remaining packets, served last by SRPT) would go out at
         // 2 MTU-times, after its expiry.
-        let mut h = Harness::new(r#"{"free_tokens":0}"#);
+        let mut h = harness(r#"{"free_tokens":0}"#);
         for f in 0..3 {
-            h.at(SimTime::ZERO, |x, io| x.on_flow_arrival(&flow(f, 0, 10 + f, 100), io));
+            h.at(SimTime::ZERO, |x, io| { let f = flow(f, 0, 10 + f, 100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
         }
         h.trace.drain();
         let mut data = Vec::new();
@@ -777,13 +782,15 @@ mod tests {
         data.extend(h.run_timers(SimTime::from_ps(10 * MTU_PS)).into_iter().map(|(_, p)| p));
         let flows: Vec<u32> = data.iter().filter(|p| p.kind == PacketKind::Data).map(|p| p.flow.0).collect();
         assert_eq!(flows, vec![0, 1], "SRPT order, and the third token expired unused");
-        assert_eq!(h.traced("token_expired"), 1);
+        assert_eq!(traced(&mut h, "token_expired"), 1);
     }
 
     /// The destination side of a 100-packet flow 0 from host 0 to host 20:
-    /// its RTS arrives at t = 0.
+    /// it arrives at its source and its RTS at the destination at t = 0
+    /// (the packets the source sends are not delivered).
     fn sink_harness(params: &str) -> Harness {
-        let mut h = Harness::new(params);
+        let mut h = harness(params);
+        h.at(SimTime::ZERO, |x, io| { let f = flow(0, 0, 20, 100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
         let hd = PhostHeader { token: 0, count: 100, tenant: 0, class: 0, msg: PhostMsg::Rts };
         let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
@@ -808,7 +815,7 @@ mod tests {
         if tokens.len() > 9 {
             assert!(times[9] - times[8] >= 25.0 - 1e-6, "{times:?}");
         }
-        assert!(h.traced("downgrade") >= 1);
+        assert!(traced(&mut h, "downgrade") >= 1);
         // Answered tokens lift the downgrade at once.
         let mut h = sink_harness(r#"{"free_tokens":0,"downgrade_window":8,"downgrade_mtu":25}"#);
         let tokens = h.run_timers(SimTime::from_ps(10 * MTU_PS));
@@ -830,7 +837,8 @@ mod tests {
         // pHost section 3.2: once every packet has been named, the
         // destination waits the receiver timeout (9 MTU-times, the authors'
         // value) and names the packets still missing.
-        let mut h = Harness::new(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
+        let mut h = harness(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
+        h.at(SimTime::ZERO, |x, io| { let f = flow(0, 0, 20, 5); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
         let hd = PhostHeader { token: 0, count: 5, tenant: 0, class: 0, msg: PhostMsg::Rts };
         let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
@@ -853,6 +861,6 @@ mod tests {
         assert_eq!(again.len(), 1, "only the lost packet is named again: {:?}", again.iter().map(|x| x.1.seq).collect::<Vec<_>>());
         assert_eq!(again[0].1.seq, 3);
         assert!((again[0].0 - last).ps() as f64 / MTU_PS as f64 >= 9.0 - 1e-9, "re-issued before the receiver timeout");
-        assert_eq!(h.traced("receiver_timeout"), 1);
+        assert_eq!(traced(&mut h, "receiver_timeout"), 1);
     }
 }

@@ -18,8 +18,9 @@
 //! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
+use super::flow_table::FlowTable;
 use super::timer::{Fired, LazyTimer, Pacer};
-use super::window::Receiver;
+use super::window::{receive_at_rate_receiver, Receiver};
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::packet::{Header, Packet, PacketKind, RcpHeader};
@@ -58,6 +59,63 @@ struct Sender {
     pacer: Pacer,
     refresh_armed: bool,
     rto: LazyTimer,
+}
+
+impl Sender {
+    /// D3's quenching (`d3`: D3 runs): a deadline flow that cannot finish
+    /// in time even at its NIC rate `nic_bps` stops (D3 section 4.3).
+    fn d3_hopeless(&self, d3: bool, nic_bps: f64, now: SimTime) -> bool {
+        match (d3, self.deadline) {
+            (true, Some(d)) => now >= d || self.sb.remaining_bytes() as f64 * 8.0 / nic_bps > (d - now).as_secs_f64(),
+            _ => false,
+        }
+    }
+
+    /// D3: the rank of the next packet (a request once per RTT).
+    fn d3_rank(&mut self, p: &RcpParams, now: SimTime, always: bool) -> u64 {
+        let rtt = SimTime::from_us_f64(p.rtt_us);
+        if !(always || now >= self.next_request_at) {
+            return 0;
+        }
+        self.next_request_at = now + rtt;
+        // Desired rate: the bytes left over the time left (D3 section 4).
+        let desired = match self.deadline {
+            Some(d) if d > now => self.sb.remaining_bytes() as f64 * 8.0 / (d - now).as_secs_f64(),
+            _ => 0.0,
+        };
+        d3_rank::request(desired)
+    }
+
+    /// Sends the next data packet, if any is left to send (with a D3 rate
+    /// request when due, `d3`), and keeps the retransmission timeout
+    /// pending; returns its wire size.
+    fn send_one(&mut self, flow: FlowId, p: &RcpParams, d3: bool, io: &mut Io<RcpTimer>) -> Option<u32> {
+        let seq = self.sb.take_next()?;
+        let size = data_packet_wire_size(self.size, seq);
+        let mut pkt = Packet::new(flow, self.src, self.dst, PacketKind::Data, seq, size);
+        pkt.sent_at = io.now;
+        pkt.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+        if d3 {
+            pkt.rank = self.d3_rank(p, io.now, false);
+        }
+        io.send(pkt);
+        self.rto.set_if_unset(io.now + SimTime::from_us_f64(p.rto_us));
+        if let Some(at) = self.rto.arm(io.now) {
+            io.set_timer(at, RcpTimer::Rto(flow));
+        }
+        Some(size)
+    }
+
+    /// A higher rate arrived: bring the next paced packet forward if the
+    /// new rate says it is due sooner.
+    fn reschedule(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        if !self.pacer.pacing || self.rate_bps <= 0.0 {
+            return;
+        }
+        if let Some((at, token)) = self.pacer.bring_forward(io.now, self.rate_bps) {
+            io.set_timer(at, RcpTimer::Pace(flow, token));
+        }
+    }
 }
 
 /// Per-port RCP state.
@@ -149,8 +207,15 @@ pub struct Rcp {
     /// D3 instead of RCP: per-port allocations (None for RCP).
     d3: Option<Vec<D3Port>>,
     nic_bps: f64,
-    senders: Vec<Sender>,
-    receivers: Vec<Receiver>,
+    /// Sender state by flow id (at the source), until every byte is
+    /// acknowledged or D3 quenches the flow (then retired: memory follows
+    /// the live flows).
+    senders: FlowTable<Sender>,
+    /// Receiver state by flow id (at the destination), until it holds
+    /// every byte or D3's release says the sender is done. Kept apart from
+    /// the senders and retired by the destination's own events, so that a
+    /// host's code reads only its own state (`crate::parallel`).
+    receivers: FlowTable<Receiver>,
     /// Per-port fair rates.
     pub ports: Vec<RcpPort>,
     capacity: Vec<f64>,
@@ -161,8 +226,8 @@ impl Rcp {
     pub fn new(p: RcpParams, port_rates_bps: Vec<f64>) -> Self {
         Rcp {
             p,
-            senders: Vec::new(),
-            receivers: Vec::new(),
+            senders: FlowTable::default(),
+            receivers: FlowTable::default(),
             ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false }).collect(),
             capacity: port_rates_bps,
             d3: None,
@@ -179,35 +244,24 @@ impl Rcp {
         Rcp { d3: Some(vec![D3Port::default(); n]), nic_bps, ..Rcp::new(p, port_rates_bps) }
     }
 
-    /// D3: the rank of the next packet (a request once per RTT).
-    fn d3_rank(&mut self, flow: FlowId, now: SimTime, always: bool) -> u64 {
-        let rtt = SimTime::from_us_f64(self.p.rtt_us);
-        let s = &mut self.senders[flow.idx()];
-        if !(always || now >= s.next_request_at) {
-            return 0;
-        }
-        s.next_request_at = now + rtt;
-        // Desired rate: the bytes left over the time left (D3 section 4).
-        let desired = match s.deadline {
-            Some(d) if d > now => s.sb.remaining_bytes() as f64 * 8.0 / (d - now).as_secs_f64(),
-            _ => 0.0,
-        };
-        d3_rank::request(desired)
+    /// The sender of `flow`, which the caller knows is live (not retired).
+    #[inline]
+    fn sender(&self, flow: FlowId) -> &Sender {
+        self.senders.get(flow.idx()).expect("RCP: the sender of a live flow")
     }
 
-    /// D3's quenching: a deadline flow that cannot finish in time even at
-    /// its NIC rate stops (D3 section 4.3).
-    fn d3_hopeless(&self, flow: FlowId, now: SimTime) -> bool {
-        let s = &self.senders[flow.idx()];
-        match (self.d3.is_some(), s.deadline) {
-            (true, Some(d)) => now >= d || s.sb.remaining_bytes() as f64 * 8.0 / self.nic_bps > (d - now).as_secs_f64(),
-            _ => false,
-        }
+    /// Forgets the flow's sender: it is done with it (every byte
+    /// acknowledged, or D3 quenched it). Its later timers and ACKs find no
+    /// state and are ignored, as they were for a finished sender. (The
+    /// receiver is retired by the destination: when it holds every byte,
+    /// or when D3's release arrives.)
+    fn retire(&mut self, flow: FlowId) {
+        self.senders.retire(flow.idx());
     }
 
     /// D3: a header-only packet releasing the flow's allocations.
     fn d3_release(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
-        let s = &self.senders[flow.idx()];
+        let s = self.sender(flow);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, u32::MAX, HEADER);
         p.rank = d3_rank::FIN;
         p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
@@ -217,46 +271,33 @@ impl Rcp {
     /// D3: quench the flow.
     fn d3_quench(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         self.d3_release(flow, io);
-        let s = &mut self.senders[flow.idx()];
-        s.pacer.cancel();
-        s.rto.clear();
-        // Nothing more to send or wait for: every later event finds it done.
-        s.sb.on_ack(u32::MAX, u32::MAX);
+        // Nothing more to send or wait for: forget the flow. Its data
+        // still in flight get their ACKs, which nothing reads, and a
+        // receiver completing it now would not count, the flow being
+        // settled as terminated.
+        self.retire(flow);
         io.flow_terminated(flow);
         io.trace(|| TraceKind::Control { flow, what: ControlEvent::D3Quench });
     }
 
     fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
-        let s = &mut self.senders[flow.idx()];
-        let seq = s.sb.take_next()?;
-        let size = data_packet_wire_size(s.size, seq);
-        let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
-        p.sent_at = io.now;
-        p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
-        if self.d3.is_some() {
-            p.rank = self.d3_rank(flow, io.now, false);
-        }
-        io.send(p);
-        let s = &mut self.senders[flow.idx()];
-        s.rto.set_if_unset(io.now + SimTime::from_us_f64(self.p.rto_us));
-        if let Some(at) = s.rto.arm() {
-            io.set_timer(at, RcpTimer::Rto(flow));
-        }
-        Some(size)
+        let d3 = self.d3.is_some();
+        let s = self.senders.get_mut(flow.idx()).expect("RCP: the sender of a live flow");
+        s.send_one(flow, &self.p, d3, io)
     }
 
     fn pace(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
-        let s = &self.senders[flow.idx()];
+        let d3 = self.d3.is_some();
+        let s = self.senders.get_mut(flow.idx()).expect("RCP: the sender of a live flow");
         if s.sb.done() || s.rate_bps <= 0.0 {
-            self.senders[flow.idx()].pacer.pacing = false;
+            s.pacer.pacing = false;
             return;
         }
         let rate = s.rate_bps;
-        match self.send_one(flow, io) {
+        match s.send_one(flow, &self.p, d3, io) {
             Some(size) => {
                 let gap = Pacer::gap(size, rate);
                 let rtt = SimTime::from_us_f64(self.p.rtt_us);
-                let s = &mut self.senders[flow.idx()];
                 let token = s.pacer.schedule(io.now + gap);
                 io.set_timer(io.now + gap, RcpTimer::Pace(flow, token));
                 if gap > rtt && !s.refresh_armed {
@@ -264,19 +305,7 @@ impl Rcp {
                     io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
                 }
             }
-            None => self.senders[flow.idx()].pacer.pacing = false,
-        }
-    }
-
-    /// A higher rate arrived: bring the next paced packet forward if the
-    /// new rate says it is due sooner.
-    fn reschedule(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
-        let s = &mut self.senders[flow.idx()];
-        if !s.pacer.pacing || s.rate_bps <= 0.0 {
-            return;
-        }
-        if let Some((at, token)) = s.pacer.bring_forward(io.now, s.rate_bps) {
-            io.set_timer(at, RcpTimer::Pace(flow, token));
+            None => s.pacer.pacing = false,
         }
     }
 }
@@ -290,7 +319,7 @@ impl Protocol for Rcp {
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<RcpTimer>) {
-        self.senders.push(Sender {
+        let s = Sender {
             src: f.src,
             dst: f.dst,
             size: f.size,
@@ -301,52 +330,65 @@ impl Protocol for Rcp {
             pacer: Pacer::new(),
             refresh_armed: false,
             rto: LazyTimer::new(),
-        });
-        self.receivers.push(Receiver::new(f.size));
-        if self.d3_hopeless(f.id, io.now) {
+        };
+        self.senders.push(f.id.idx(), s);
+        if self.sender(f.id).d3_hopeless(self.d3.is_some(), self.nic_bps, io.now) {
             return self.d3_quench(f.id, io);
         }
         // The first packet learns the path's rate (RCP's SYN does this).
         self.send_one(f.id, io);
     }
 
+    fn prepare_receiver(&mut self, f: &FlowSpec) {
+        self.receivers.push(f.id.idx(), Receiver::new(f.size));
+    }
+
     fn on_packet(&mut self, p: Packet, io: &mut Io<RcpTimer>) {
         let Header::Rcp(h) = p.header else { return };
         match p.kind {
             PacketKind::Data | PacketKind::Control => {
-                // Data, or a rate refresh (REF): acknowledge with the rate.
-                let r = &mut self.receivers[p.flow.idx()];
+                // Data, or a rate refresh (REF) or D3 release: acknowledge
+                // with the rate. A retired flow's late packet is answered
+                // as before; only its cumulative ACK, which nobody reads
+                // once the sender is retired, is not kept.
                 let mut sack = u32::MAX;
                 if p.kind == PacketKind::Data {
                     sack = p.seq;
-                    if r.receive(p.seq) {
-                        io.flow_done(p.flow);
-                    }
+                }
+                let (cum, held) = receive_at_rate_receiver(&mut self.receivers, &p, io);
+                if held && p.kind == PacketKind::Control && p.rank == d3_rank::FIN {
+                    // D3's release: the sender is done (acknowledged or
+                    // quenched), so the receiver is not needed.
+                    self.receivers.retire(p.flow.idx());
                 }
                 let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
-                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: r.cum, sack });
+                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: cum, sack });
                 io.send(ack);
             }
             PacketKind::Ack => {
                 let flow = p.flow;
                 let rto = SimTime::from_us_f64(self.p.rto_us);
-                let s = &mut self.senders[flow.idx()];
-                if s.sb.done() {
-                    return;
-                }
+                let d3 = self.d3.is_some();
+                // A retired flow (over at its sender) ignores late ACKs.
+                let Some(s) = self.senders.get_mut(flow.idx()) else { return };
                 let progress = s.sb.on_ack(h.cum_ack, h.sack) > 0;
                 if s.sb.done() {
-                    if self.d3.is_some() {
+                    if d3 {
                         self.d3_release(flow, io);
                     }
+                    // Every byte acknowledged (so received): forget the flow.
+                    self.retire(flow);
                     return;
                 }
-                if self.d3_hopeless(flow, io.now) {
+                if s.d3_hopeless(d3, self.nic_bps, io.now) {
                     return self.d3_quench(flow, io);
                 }
-                let s = &mut self.senders[flow.idx()];
                 if progress {
+                    // A deadline needs an event pending (none may be, after a timeout).
                     s.rto.set(io.now + rto);
+                    if let Some(at) = s.rto.arm(io.now) {
+                        io.set_timer(at, RcpTimer::Rto(flow));
+                    }
                 }
                 let old_rate = s.rate_bps;
                 if h.rate_bps.is_finite() {
@@ -355,23 +397,41 @@ impl Protocol for Rcp {
                 if !s.pacer.pacing {
                     self.pace(flow, io);
                 } else if s.rate_bps > old_rate {
-                    self.reschedule(flow, io);
+                    s.reschedule(flow, io);
                 }
             }
             _ => {}
         }
     }
 
+    fn abort_sender(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> bool {
+        if self.senders.get(flow.idx()).is_none() {
+            return false;
+        }
+        if self.d3.is_some() {
+            // D3: the switches return the flow's allocation.
+            self.d3_release(flow, io);
+        }
+        self.retire(flow);
+        true
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, _at: NodeId) {
+        self.receivers.retire(flow.idx());
+    }
+
     fn on_timer(&mut self, t: RcpTimer, io: &mut Io<RcpTimer>) {
         match t {
+            // A retired flow's timers find no sender: ignored.
             RcpTimer::Pace(flow, token) => {
-                if self.senders[flow.idx()].pacer.is_current(token) {
+                if self.senders.get(flow.idx()).is_some_and(|s| s.pacer.is_current(token)) {
                     self.pace(flow, io);
                 }
             }
             RcpTimer::Refresh(flow) => {
                 let rtt = SimTime::from_us_f64(self.p.rtt_us);
-                let s = &mut self.senders[flow.idx()];
+                let d3 = self.d3.is_some();
+                let Some(s) = self.senders.get_mut(flow.idx()) else { return };
                 s.refresh_armed = false;
                 if s.sb.done() || !s.pacer.pacing || s.pacer.next_at() <= io.now + rtt {
                     return; // the next data packet will learn the rate soon enough
@@ -379,24 +439,23 @@ impl Protocol for Rcp {
                 let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
                 p.sent_at = io.now;
                 p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
-                if self.d3.is_some() {
+                if d3 {
                     // D3: a flow slowed to a trickle asks again every RTT.
-                    p.rank = self.d3_rank(flow, io.now, true);
+                    p.rank = s.d3_rank(&self.p, io.now, true);
                 }
                 io.send(p);
-                let s = &mut self.senders[flow.idx()];
                 io.trace(|| TraceKind::Control { flow, what: ControlEvent::RcpRefresh });
                 s.refresh_armed = true;
                 io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
             }
             RcpTimer::Rto(flow) => {
-                let s = &mut self.senders[flow.idx()];
+                let Some(s) = self.senders.get_mut(flow.idx()) else { return };
                 let fired = s.rto.fire(io.now);
                 if s.sb.done() {
                     return;
                 }
                 if fired != Fired::Due {
-                    if let Some(at) = s.rto.arm() {
+                    if let Some(at) = s.rto.arm(io.now) {
                         io.set_timer(at, RcpTimer::Rto(flow));
                     }
                     return;

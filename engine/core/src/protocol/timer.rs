@@ -60,16 +60,22 @@ impl LazyTimer {
     pub fn clear(&mut self) {
         self.deadline = SimTime::NEVER;
     }
-    /// Keeps an event pending at or before the deadline: returns the time
-    /// of the event the caller must schedule, if one is needed.
+    /// Keeps an event pending at or before the deadline (at `now` when the
+    /// deadline has passed): returns the time of the event the caller must
+    /// schedule, if one is needed. (A deadline set in the past and armed
+    /// later used to record the past time while the event, scheduled no
+    /// earlier than now, fired later and was taken for stale: the timer
+    /// never fired again and the flow stalled. RCP on the deadline and
+    /// query-aggregation scenarios hit it.)
     #[must_use]
-    pub fn arm(&mut self) -> Option<SimTime> {
+    pub fn arm(&mut self, now: SimTime) -> Option<SimTime> {
         if self.deadline == SimTime::NEVER {
             return None;
         }
-        if self.armed_at.is_none_or(|a| self.deadline < a) {
-            self.armed_at = Some(self.deadline);
-            return Some(self.deadline);
+        let at = self.deadline.max(now);
+        if self.armed_at.is_none_or(|a| at < a) {
+            self.armed_at = Some(at);
+            return Some(at);
         }
         None
     }
@@ -199,22 +205,26 @@ mod tests {
     #[test]
     fn a_lazy_timer_fires_once_at_its_latest_deadline() {
         let mut t = LazyTimer::new();
-        assert_eq!(t.arm(), None, "no deadline, no event");
+        assert_eq!(t.arm(us(0)), None, "no deadline, no event");
         t.set(us(10));
-        assert_eq!(t.arm(), Some(us(10)));
+        assert_eq!(t.arm(us(0)), Some(us(10)));
         // Later deadlines cost no event...
         t.set(us(30));
-        assert_eq!(t.arm(), None);
+        assert_eq!(t.arm(us(0)), None);
         // ... the event at 10 finds nothing due and re-arms at 30.
         assert_eq!(t.fire(us(10)), Fired::NotDue);
-        assert_eq!(t.arm(), Some(us(30)));
+        assert_eq!(t.arm(us(0)), Some(us(30)));
         // An earlier deadline needs an earlier event; the one at 30 is stale.
         t.set(us(20));
-        assert_eq!(t.arm(), Some(us(20)));
+        assert_eq!(t.arm(us(0)), Some(us(20)));
         assert_eq!(t.fire(us(20)), Fired::Due);
         assert_eq!(t.fire(us(30)), Fired::Stale);
         t.clear();
-        assert_eq!(t.arm(), None);
+        assert_eq!(t.arm(us(0)), None);
+        // A deadline already past when armed: the event is now, and fires due.
+        t.set(us(5));
+        assert_eq!(t.arm(us(40)), Some(us(40)));
+        assert_eq!(t.fire(us(40)), Fired::Due);
     }
 
     #[test]

@@ -8,7 +8,11 @@
 //! lost), sends while the packets in flight ("pipe", RFC 6675) are below
 //! the window, retransmits lost packets first, and runs one retransmission
 //! timer. The receiver acknowledges every data packet with the cumulative
-//! ACK, the packet it got (a selective ACK), its ECN mark and timestamp.
+//! ACK, the packet it got (a selective ACK), its ECN mark and timestamp;
+//! with delayed ACKs (DCTCP's `testbed_kernel` profile) it acknowledges
+//! every second packet, a lone one after a timeout, and at once a packet out
+//! of order or one whose CE mark differs from the last (RFC 8257 section
+//! 3.2). The delayed-ACK state and timer are the receiver's own.
 
 use super::cc::{CongestionControl, Controller, D2tcp, Dctcp, L2dct, NewReno, PFabric, PaseHost};
 use super::flow_table::FlowTable;
@@ -17,7 +21,7 @@ use super::timer::{Fired, LazyTimer, RttEstimator};
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
-use crate::protocol::params::{D2tcpParams, DctcpParams, L2dctParams, PFabricParams, PaseParams, PaseRateControl, TcpParams};
+use crate::protocol::params::{D2tcpParams, DctcpParams, DctcpSettings, L2dctParams, PFabricParams, PaseParams, PaseRateControl, TcpParams};
 use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MSS};
 use crate::workload::FlowSpec;
@@ -57,6 +61,12 @@ pub struct WindowConfig {
     /// With spraying, the threshold grows to this fraction of the window
     /// (the pFabric ns-2 scripts' `dynamic_dupack_ 0.75` for TCP and DCTCP).
     pub dupack_cwnd_fraction: f64,
+    /// The smallest window a DCTCP cut leaves, packets (1; Linux's
+    /// DCTCP: 2).
+    pub min_cwnd_after_cut: f64,
+    /// The receiver delays ACKs, holding a lone packet's ACK at most this
+    /// long (DCTCP's `delayed_ack`); `None`: every packet is ACKed at once.
+    pub delayed_ack: Option<SimTime>,
 }
 
 impl WindowConfig {
@@ -71,11 +81,14 @@ impl WindowConfig {
             fixed_rto: false,
             dupack_threshold: Some(p.dupack_threshold),
             dupack_cwnd_fraction: if spraying { 0.75 } else { 0.0 },
+            min_cwnd_after_cut: 1.0,
+            delayed_ack: None,
         }
     }
-    /// DCTCP with pFabric Table 1's parameters.
+    /// DCTCP with its profile's defaults and the parameters given.
     pub fn dctcp(p: &DctcpParams, spraying: bool) -> Self {
-        Self::dctcp_like(Controller::Dctcp(Dctcp::new(p)), p, spraying)
+        let d = p.dctcp_part();
+        Self::dctcp_like(Controller::Dctcp(Dctcp::new(&d)), &d, spraying)
     }
     /// D2TCP: DCTCP's settings plus the imminence bounds.
     pub fn d2tcp(p: &D2tcpParams, spraying: bool) -> Self {
@@ -96,14 +109,16 @@ impl WindowConfig {
         };
         Self::dctcp_like(control, &d, spraying)
     }
-    /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's parameters.
-    fn dctcp_like(control: Controller, p: &DctcpParams, spraying: bool) -> Self {
+    /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's settings.
+    fn dctcp_like(control: Controller, p: &DctcpSettings, spraying: bool) -> Self {
         WindowConfig {
             control,
             init_cwnd: p.init_cwnd as f64,
             min_rto: SimTime::from_us_f64(p.min_rto_us),
             max_rto: SimTime::from_us_f64(p.max_rto_us),
             dupack_threshold: Some(p.dupack_threshold),
+            min_cwnd_after_cut: p.min_cwnd_after_cut as f64,
+            delayed_ack: p.delayed_ack_timeout_us.map(SimTime::from_us_f64),
             ..Self::tcp(&TcpParams::default(), spraying)
         }
     }
@@ -118,6 +133,8 @@ impl WindowConfig {
             fixed_rto: true,
             dupack_threshold: None,
             dupack_cwnd_fraction: 0.0,
+            min_cwnd_after_cut: 1.0,
+            delayed_ack: None,
         }
     }
 }
@@ -205,14 +222,91 @@ impl Receiver {
     }
 }
 
+/// A rate protocol's receiver (PDQ, RCP, D3) takes packet `p`: records it
+/// when it is data, settles and retires the flow when that completes it,
+/// and returns the cumulative ACK to echo and whether the receiver is still
+/// held. A retired receiver's late packet gets the cumulative ACK
+/// `u32::MAX`: its sender has every ACK already (retired), or the receiver
+/// held every byte (a complete receiver's cumulative ACK acknowledges
+/// everything too).
+pub(crate) fn receive_at_rate_receiver<T>(receivers: &mut FlowTable<Receiver>, p: &Packet, io: &mut Io<T>) -> (u32, bool) {
+    let Some(r) = receivers.get_mut(p.flow.idx()) else { return (u32::MAX, false) };
+    let complete = p.kind == PacketKind::Data && r.receive(p.seq);
+    let cum = r.cum;
+    if complete {
+        io.flow_done(p.flow);
+        receivers.retire(p.flow.idx());
+    }
+    (cum, !complete)
+}
+
+/// A window transport's timers: the sender's and the receiver's, each
+/// reading and writing only its own end's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowTimer {
+    /// The sender's retransmission (or probe) timer of a flow.
+    Rto(FlowId),
+    /// The receiver's delayed-ACK timer of a flow.
+    DelayedAck(FlowId),
+}
+
+/// The receiver's ACK held back under delayed ACKs (RFC 1122 section
+/// 4.2.3.2, RFC 5681 section 4.2: an ACK for at least every second
+/// full-sized segment, none held longer than the timeout; Linux's
+/// `__tcp_ack_snd_check`: at once when more than one full segment is
+/// unacknowledged or data are out of order) and DCTCP's CE state (RFC 8257
+/// section 3.2).
+#[derive(Clone, Debug)]
+struct DelayedAck {
+    /// The receiving host and the sender's (an ACK's source and destination).
+    host: NodeId,
+    peer: NodeId,
+    /// DCTCP.CE: whether the last data packet carried a CE mark.
+    ce: bool,
+    /// A data packet is received and not yet acknowledged.
+    held: bool,
+    /// Its sequence number (the selective ACK of the ACK that covers it).
+    held_seq: u32,
+    /// When it was sent: the ACK's timestamp echo (RFC 7323 section 4.3:
+    /// the earliest unacknowledged segment's, so the sender's RTT sample
+    /// includes the delay).
+    held_sent_at: SimTime,
+    /// The held ACK's timeout.
+    timer: LazyTimer,
+}
+
+/// Receiver state of one flow of a window transport.
+#[derive(Clone, Debug)]
+struct WindowReceiver {
+    /// Which packets arrived.
+    r: Receiver,
+    /// Delayed ACKs; `None`: every packet is ACKed at once.
+    delayed: Option<DelayedAck>,
+}
+
+/// An ACK of `flow` from `from` to `to` for packet `seq`.
+#[allow(clippy::too_many_arguments)]
+fn ack_packet(flow: FlowId, from: NodeId, to: NodeId, seq: u32, cum_ack: u32, sack: u32, ece: bool, echo: SimTime) -> Packet {
+    let mut ack = Packet::new(flow, from, to, PacketKind::Ack, seq, HEADER);
+    ack.rank = 0; // ACKs are the most urgent (pFabric ns-2: prio 0)
+    ack.sent_at = echo; // timestamp echo
+    ack.header = Header::Window(WindowHeader { cum_ack, sack, ece });
+    ack
+}
+
 /// The window-based transports as one [`Protocol`].
 #[derive(Clone)]
 pub struct WindowTransport {
     cfg: WindowConfig,
-    /// Sender state by flow id, until the flow's last ACK (then retired,
-    /// with its receiver: memory follows the live flows).
+    /// Sender state by flow id (at the source), until the flow's last ACK
+    /// (then retired: memory follows the live flows).
     pub senders: FlowTable<Sender>,
-    receivers: FlowTable<Receiver>,
+    /// Receiver state by flow id (at the destination), until it holds
+    /// every byte and has sent its last ACK (one held back by delayed ACKs
+    /// goes first). Kept apart from the senders and retired by the
+    /// destination's own events, so that a host's code reads only its own
+    /// state (`crate::parallel`).
+    receivers: FlowTable<WindowReceiver>,
 }
 
 impl WindowTransport {
@@ -221,7 +315,7 @@ impl WindowTransport {
         WindowTransport { cfg, senders: FlowTable::default(), receivers: FlowTable::default() }
     }
 
-    fn on_ack<T: From<FlowId>>(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<T>) {
+    fn on_ack<T: From<WindowTimer>>(&mut self, flow: FlowId, h: WindowHeader, echo_sent_at: SimTime, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() {
@@ -237,9 +331,8 @@ impl WindowTransport {
         }
         let newly = s.sb.on_ack(h.cum_ack, h.sack);
         if s.sb.done() {
-            // Every packet acknowledged (so received): forget the flow.
+            // Every packet acknowledged (so received): forget the sender.
             self.senders.retire(flow.idx());
-            self.receivers.retire(flow.idx());
             return;
         }
         // Loss detection by duplicate ACKs (not for pFabric).
@@ -287,7 +380,7 @@ impl WindowTransport {
                 // DCTCP cuts by alpha / 2; D2TCP by alpha^d / 2 (section 3);
                 // L2DCT by alpha^w_c / 2 (section IV).
                 let p = cc.cut(s, io.now);
-                s.cwnd = (s.cwnd * (1.0 - p / 2.0)).max(1.0);
+                s.cwnd = (s.cwnd * (1.0 - p / 2.0)).max(cfg.min_cwnd_after_cut);
                 s.ssthresh = s.cwnd.max(2.0);
                 s.cwr_end = s.sb.snd_nxt;
             }
@@ -309,7 +402,7 @@ impl WindowTransport {
     }
 
     /// Sends while the pipe is below the window.
-    pub fn send_window<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
+    pub fn send_window<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let (ecn, prioritized) = (self.cfg.control.dctcp().is_some(), self.cfg.control.prioritized());
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() || s.probe_mode {
@@ -340,7 +433,7 @@ impl WindowTransport {
         s.arm(io, flow);
     }
 
-    fn on_timeout<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
+    fn on_timeout<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if cfg.control.probes_instead_of_retransmitting(s) {
@@ -436,12 +529,12 @@ impl Sender {
     }
 
     /// Keeps the retransmission timer's event pending (a lazy timer).
-    fn arm<T: From<FlowId>>(&mut self, io: &mut Io<T>, flow: FlowId) {
+    fn arm<T: From<WindowTimer>>(&mut self, io: &mut Io<T>, flow: FlowId) {
         if self.sb.done() {
             return;
         }
-        if let Some(at) = self.timer.arm() {
-            io.set_timer(at, T::from(flow));
+        if let Some(at) = self.timer.arm(io.now) {
+            io.set_timer(at, T::from(WindowTimer::Rto(flow)));
         }
     }
 }
@@ -450,42 +543,130 @@ impl WindowTransport {
     /// Starts a flow's sender and receiver (without sending: see
     /// [`WindowTransport::send_window`]).
     pub fn add_flow(&mut self, f: &FlowSpec) {
+        self.add_receiver(f);
+        self.add_sender(f);
+    }
+    /// Starts a flow's sender (at its source; without sending).
+    pub fn add_sender(&mut self, f: &FlowSpec) {
         self.senders.push(f.id.idx(), Sender::new(f, &self.cfg));
-        self.receivers.push(f.id.idx(), Receiver::new(f.size));
+    }
+    /// Starts a flow's receiver (at its destination).
+    pub fn add_receiver(&mut self, f: &FlowSpec) {
+        let delayed = self.cfg.delayed_ack.map(|_| DelayedAck { host: f.dst, peer: f.src, ce: false, held: false, held_seq: 0, held_sent_at: SimTime::ZERO, timer: LazyTimer::new() });
+        self.receivers.push(f.id.idx(), WindowReceiver { r: Receiver::new(f.size), delayed });
     }
     /// A data packet, probe or ACK of a window transport reached its host.
-    pub fn handle_packet<T: From<FlowId>>(&mut self, p: Packet, io: &mut Io<T>) {
+    pub fn handle_packet<T: From<WindowTimer>>(&mut self, p: Packet, io: &mut Io<T>) {
         let Header::Window(h) = p.header else { return };
         match p.kind {
             PacketKind::Ack => self.on_ack(p.flow, h, p.sent_at, io),
+            PacketKind::Data if self.cfg.delayed_ack.is_some() && self.receivers.get(p.flow.idx()).is_some() => self.on_data_delayed(p, io),
             PacketKind::Data | PacketKind::Probe => {
                 let mut sack = u32::MAX;
-                // A retired flow (its sender has every ACK) still answers a
-                // late duplicate, as before: the ACK crosses the network,
-                // and the retired sender ignores it.
+                // A retired receiver (it held every byte) still answers a
+                // late duplicate, as before, with the cumulative ACK
+                // `u32::MAX`, which acknowledges everything as a complete
+                // receiver's would: the ACK crosses the network, and the
+                // sender ignores it or, if that ACK is the first to say
+                // all arrived, is done (the scoreboard reads min(cum, n)).
                 let mut cum = u32::MAX;
-                if let Some(r) = self.receivers.get_mut(p.flow.idx()) {
+                if let Some(WindowReceiver { r, delayed }) = self.receivers.get_mut(p.flow.idx()) {
+                    let mut complete = false;
+                    if let Some(d) = delayed {
+                        // A probe's ACK covers the packet held back too.
+                        d.held = false;
+                        d.timer.clear();
+                    }
                     if p.kind == PacketKind::Data {
                         sack = p.seq;
-                        if r.receive(p.seq) {
-                            io.flow_done(p.flow);
-                        }
+                        complete = r.receive(p.seq);
                     }
                     cum = r.cum;
+                    if complete {
+                        io.flow_done(p.flow);
+                        self.receivers.retire(p.flow.idx());
+                    }
                 } else if p.kind == PacketKind::Data {
                     sack = p.seq;
                 }
-                let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
-                ack.rank = 0; // ACKs are the most urgent (pFabric ns-2: prio 0)
-                ack.sent_at = p.sent_at; // timestamp echo
-                ack.header = Header::Window(WindowHeader { cum_ack: cum, sack, ece: p.ecn.ce });
-                io.send(ack);
+                io.send(ack_packet(p.flow, p.dst, p.src, p.seq, cum, sack, p.ecn.ce, p.sent_at));
             }
             PacketKind::Control => {}
         }
     }
-    /// A flow's retransmission timer fired.
-    pub fn handle_timer<T: From<FlowId>>(&mut self, flow: FlowId, io: &mut Io<T>) {
+    /// A data packet reached a receiver that delays ACKs. Its ACK goes at
+    /// once when the CE mark changes (RFC 8257 section 3.2, after the ACK
+    /// held back, sent with the old CE state as Linux's
+    /// `dctcp_ece_ack_update` does), when it is the second unacknowledged
+    /// packet, or when it arrives out of order, is a duplicate, or data
+    /// wait out of order (RFC 5681 section 4.2); otherwise it is held until
+    /// the next packet or the timeout.
+    fn on_data_delayed<T: From<WindowTimer>>(&mut self, p: Packet, io: &mut Io<T>) {
+        let timeout = self.cfg.delayed_ack.unwrap_or(SimTime::ZERO);
+        let Some(WindowReceiver { r, delayed: Some(d) }) = self.receivers.get_mut(p.flow.idx()) else { return };
+        let (prior_cum, out_of_order_before) = (r.cum, r.count > r.cum);
+        let ce_changed = p.ecn.ce != d.ce;
+        if ce_changed && d.held {
+            io.send(ack_packet(p.flow, d.host, d.peer, d.held_seq, prior_cum, d.held_seq, d.ce, d.held_sent_at));
+            d.held = false;
+        }
+        d.ce = p.ecn.ce;
+        let complete = r.receive(p.seq);
+        if complete {
+            io.flow_done(p.flow);
+        }
+        let in_order = p.seq == prior_cum && !out_of_order_before && r.count == r.cum;
+        if ce_changed || d.held || !in_order {
+            let echo = if d.held { d.held_sent_at } else { p.sent_at };
+            io.send(ack_packet(p.flow, d.host, d.peer, p.seq, r.cum, p.seq, d.ce, echo));
+            d.held = false;
+            d.timer.clear();
+            if complete {
+                // Every byte in and acknowledged: nothing is needed again.
+                self.receivers.retire(p.flow.idx());
+            }
+            return;
+        }
+        // Held back (the last ACK too: the timer sends it, then retires).
+        d.held = true;
+        d.held_seq = p.seq;
+        d.held_sent_at = p.sent_at;
+        d.timer.set(io.now + timeout);
+        if let Some(at) = d.timer.arm(io.now) {
+            io.set_timer(at, T::from(WindowTimer::DelayedAck(p.flow)));
+        }
+    }
+    /// A receiver's delayed-ACK timer fired: the ACK held back goes out.
+    /// Reads and writes only the receiver's state.
+    fn on_delayed_ack_timer<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
+        let Some(WindowReceiver { r, delayed: Some(d) }) = self.receivers.get_mut(flow.idx()) else { return };
+        match d.timer.fire(io.now) {
+            Fired::Stale => {}
+            Fired::NotDue => {
+                if let Some(at) = d.timer.arm(io.now) {
+                    io.set_timer(at, T::from(WindowTimer::DelayedAck(flow)));
+                }
+            }
+            Fired::Due => {
+                d.timer.clear();
+                if d.held {
+                    io.send(ack_packet(flow, d.host, d.peer, d.held_seq, r.cum, d.held_seq, d.ce, d.held_sent_at));
+                    d.held = false;
+                }
+                if r.count == r.n {
+                    // The last ACK is out: nothing is needed again.
+                    self.receivers.retire(flow.idx());
+                }
+            }
+        }
+    }
+    /// A window transport's timer fired: a sender's retransmission timer
+    /// or a receiver's delayed-ACK timer.
+    pub fn handle_timer<T: From<WindowTimer>>(&mut self, timer: WindowTimer, io: &mut Io<T>) {
+        let flow = match timer {
+            WindowTimer::Rto(flow) => flow,
+            WindowTimer::DelayedAck(flow) => return self.on_delayed_ack_timer(flow, io),
+        };
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
         if s.sb.done() {
             return;
@@ -496,9 +677,25 @@ impl WindowTransport {
             Fired::Due => self.on_timeout(flow, io),
         }
     }
+    /// `workload.abort_at_deadline` at the source: the sender stops and is
+    /// forgotten (its timers and ACKs then find nothing). True if it was
+    /// still at work.
+    pub fn abort_sender(&mut self, flow: FlowId) -> bool {
+        if self.senders.get(flow.idx()).is_none_or(|s| s.done()) {
+            return false;
+        }
+        self.senders.retire(flow.idx());
+        true
+    }
+    /// `workload.abort_at_deadline` at the destination: the receiver is
+    /// forgotten (a later packet is answered as for a flow that is over,
+    /// and never completes it).
+    pub fn abort_receiver(&mut self, flow: FlowId) {
+        self.receivers.retire(flow.idx());
+    }
     /// True when the receiver of `flow` holds every packet.
     pub fn receiver_done(&self, flow: FlowId) -> bool {
-        self.receivers.get(flow.idx()).is_none_or(|r| r.count == r.n)
+        self.receivers.get(flow.idx()).is_none_or(|w| w.r.count == w.r.n)
     }
     /// True once every packet of `flow` is acknowledged (also once the
     /// flow is retired).
@@ -528,22 +725,200 @@ impl Sender {
 }
 
 impl Protocol for WindowTransport {
-    type Timer = FlowId;
+    type Timer = WindowTimer;
 
     fn name(&self) -> &'static str {
         self.cfg.control.name()
     }
 
-    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<FlowId>) {
-        self.add_flow(f);
+    fn prepare_receiver(&mut self, f: &FlowSpec) {
+        self.add_receiver(f);
+    }
+
+    fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<WindowTimer>) {
+        self.add_sender(f);
         self.send_window(f.id, io);
     }
 
-    fn on_packet(&mut self, p: Packet, io: &mut Io<FlowId>) {
+    fn on_packet(&mut self, p: Packet, io: &mut Io<WindowTimer>) {
         self.handle_packet(p, io);
     }
 
-    fn on_timer(&mut self, flow: FlowId, io: &mut Io<FlowId>) {
-        self.handle_timer(flow, io);
+    fn abort_sender(&mut self, flow: FlowId, _io: &mut Io<WindowTimer>) -> bool {
+        WindowTransport::abort_sender(self, flow)
+    }
+
+    fn abort_receiver(&mut self, flow: FlowId, _at: NodeId) {
+        WindowTransport::abort_receiver(self, flow)
+    }
+
+    fn on_timer(&mut self, timer: WindowTimer, io: &mut Io<WindowTimer>) {
+        self.handle_timer(timer, io);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The receiver's delayed ACKs and DCTCP's initial alpha in isolation:
+    //! the transport is driven by hand (packets and timers in, actions
+    //! out), with no network in between.
+    use super::*;
+    use crate::net::topology::{build, TopologySpec};
+    use crate::protocol::testing;
+
+    /// Drives a [`WindowTransport`] (DCTCP with the parameters given).
+    type Harness = testing::Harness<WindowTransport>;
+
+    fn harness(dctcp_params: &str) -> Harness {
+        let p: DctcpParams = serde_json::from_str(dctcp_params).unwrap();
+        Harness::new(build(&TopologySpec::default()), WindowTransport::new(WindowConfig::dctcp(&p, false)))
+    }
+
+    /// Data packet `seq` of flow 0 (host 0 to host 1) reaches its receiver
+    /// at `now`, CE-marked or not; returns the ACKs sent.
+    fn deliver(h: &mut Harness, now: SimTime, seq: u32, ce: bool) -> Vec<WindowHeader> {
+        let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(1), PacketKind::Data, seq, 1500);
+        p.ecn = crate::packet::Ecn { capable: true, ce };
+        p.sent_at = now;
+        p.header = Header::Window(WindowHeader::default());
+        h.at(now, |x, io| x.on_packet(p, io)).iter().map(header_of).collect()
+    }
+
+    /// Fires every armed timer up to `until`; returns the ACKs sent, with
+    /// their times.
+    fn acks_from_timers(h: &mut Harness, until: SimTime) -> Vec<(SimTime, WindowHeader)> {
+        h.run_timers(until).iter().map(|(t, p)| (*t, header_of(p))).collect()
+    }
+
+    fn header_of(p: &Packet) -> WindowHeader {
+        assert_eq!(p.kind, PacketKind::Ack);
+        let Header::Window(h) = p.header else { panic!("not a window header") };
+        h
+    }
+
+    /// A flow of `pkts` full packets from host 0 to host 1, arriving at 0.
+    fn flow(pkts: u64) -> FlowSpec {
+        FlowSpec { id: FlowId(0), src: NodeId(0), dst: NodeId(1), size: pkts * MSS as u64, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO, background: false }
+    }
+
+    fn us(x: f64) -> SimTime {
+        SimTime::from_us_f64(x)
+    }
+
+    const DELAYED: &str = r#"{"profile":"testbed_kernel"}"#;
+
+    #[test]
+    fn delayed_acks_acknowledge_every_second_packet_of_a_bulk_flow() {
+        // RFC 1122 4.2.3.2 / RFC 5681 4.2: an ACK for every second
+        // full-sized segment. 100 packets in order: 50 ACKs, each for the
+        // pair it completes; without delayed ACKs, 100.
+        for (params, acks_expected) in [(DELAYED, 50), ("{}", 100)] {
+            let mut h = harness(params);
+            h.proto.add_flow(&flow(100));
+            let mut acks = Vec::new();
+            for seq in 0..100 {
+                acks.extend(deliver(&mut h, us(seq as f64), seq, false));
+            }
+            assert_eq!(acks.len(), acks_expected, "{params}");
+            if acks_expected == 50 {
+                for (k, a) in acks.iter().enumerate() {
+                    assert_eq!((a.cum_ack, a.sack, a.ece), (2 * k as u32 + 2, 2 * k as u32 + 1, false));
+                }
+            }
+            assert!(acks_from_timers(&mut h, us(1e6)).is_empty(), "nothing held back after an even number of packets");
+        }
+    }
+
+    #[test]
+    fn a_lone_packet_is_acknowledged_after_the_delayed_ack_timeout() {
+        // Linux's TCP_DELACK_MIN: 40 ms after the packet, not before.
+        let mut h = harness(DELAYED);
+        h.proto.add_flow(&flow(10));
+        assert!(deliver(&mut h, us(5.0), 0, false).is_empty(), "held back");
+        assert!(acks_from_timers(&mut h, us(5.0 + 39_999.0)).is_empty());
+        let acks = acks_from_timers(&mut h, us(1e6));
+        assert_eq!(acks.len(), 1);
+        assert_eq!(acks[0].0, us(5.0 + 40_000.0));
+        assert_eq!((acks[0].1.cum_ack, acks[0].1.sack), (1, 0));
+        // An explicit timeout overrides Linux's.
+        let mut h = harness(r#"{"profile":"testbed_kernel","delayed_ack_timeout_us":500}"#);
+        h.proto.add_flow(&flow(10));
+        deliver(&mut h, SimTime::ZERO, 0, false);
+        assert_eq!(acks_from_timers(&mut h, us(1e6)).iter().map(|a| a.0).collect::<Vec<_>>(), [us(500.0)]);
+    }
+
+    #[test]
+    fn a_second_packet_cancels_the_timer_and_a_later_lone_one_gets_its_own() {
+        let mut h = harness(DELAYED);
+        h.proto.add_flow(&flow(10));
+        deliver(&mut h, us(0.0), 0, false);
+        assert_eq!(deliver(&mut h, us(1.0), 1, false).len(), 1);
+        // Packet 2 is held from t = 30 ms: its ACK goes at 70 ms, not at the
+        // first packet's 40 ms.
+        assert!(deliver(&mut h, us(30_000.0), 2, false).is_empty());
+        let acks = acks_from_timers(&mut h, us(1e6));
+        assert_eq!(acks.iter().map(|a| (a.0, a.1.cum_ack)).collect::<Vec<_>>(), [(us(70_000.0), 3)]);
+    }
+
+    #[test]
+    fn a_ce_change_is_acknowledged_at_once_after_the_held_ack() {
+        // RFC 8257 section 3.2: an ACK at once when the CE state changes;
+        // Linux (dctcp_ece_ack_update) first sends the ACK held back with
+        // the old state, so each ACK's ECE covers only packets of its state.
+        let mut h = harness(DELAYED);
+        h.proto.add_flow(&flow(10));
+        assert!(deliver(&mut h, us(0.0), 0, false).is_empty());
+        let acks = deliver(&mut h, us(1.0), 1, true);
+        let got: Vec<(u32, u32, bool)> = acks.iter().map(|a| (a.cum_ack, a.sack, a.ece)).collect();
+        assert_eq!(got, [(1, 0, false), (2, 1, true)], "held ACK with the old state, then this packet's at once");
+        // Still marked: back to one ACK per two packets, ECE set.
+        assert!(deliver(&mut h, us(2.0), 2, true).is_empty());
+        assert_eq!(deliver(&mut h, us(3.0), 3, true).iter().map(|a| (a.cum_ack, a.ece)).collect::<Vec<_>>(), [(4, true)]);
+        // Unmarked again, nothing held: this packet's ACK at once.
+        assert_eq!(deliver(&mut h, us(4.0), 4, false).iter().map(|a| (a.cum_ack, a.ece)).collect::<Vec<_>>(), [(5, false)]);
+        assert!(acks_from_timers(&mut h, us(1e6)).is_empty());
+    }
+
+    #[test]
+    fn out_of_order_and_duplicate_packets_are_acknowledged_at_once() {
+        // RFC 5681 section 4.2: at once for an out-of-order segment, one
+        // that fills a gap, and (Linux) while data wait out of order.
+        let mut h = harness(DELAYED);
+        h.proto.add_flow(&flow(10));
+        assert_eq!(deliver(&mut h, us(0.0), 1, false).iter().map(|a| (a.cum_ack, a.sack)).collect::<Vec<_>>(), [(0, 1)]);
+        assert_eq!(deliver(&mut h, us(1.0), 0, false).iter().map(|a| (a.cum_ack, a.sack)).collect::<Vec<_>>(), [(2, 0)], "fills the gap");
+        assert!(deliver(&mut h, us(2.0), 2, false).is_empty(), "in order again: held");
+        assert_eq!(deliver(&mut h, us(3.0), 0, false).iter().map(|a| a.cum_ack).collect::<Vec<_>>(), [3], "a duplicate, covering the held one");
+    }
+
+    #[test]
+    fn the_first_cut_follows_the_profiles_initial_alpha() {
+        // DCTCP paper section 3.2: the first window of marks updates alpha
+        // = (1 - g) alpha_0 + g F and cuts cwnd by alpha / 2. With every ACK
+        // marked (F = 1): Linux's alpha_0 = 1 halves the window; the ns-2
+        // scripts' alpha_0 = 0 gives alpha = g = 1/16, a cut of 1/32.
+        let first_cut = |params: &str| {
+            let mut h = harness(params);
+            h.at(SimTime::ZERO, |x, io| { let f = flow(100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+            let cwnd0 = h.proto.senders.get(0).unwrap().cwnd;
+            let a = ack_packet(FlowId(0), NodeId(1), NodeId(0), 0, 1, 0, true, SimTime::ZERO);
+            h.at(us(10.0), |x, io| x.on_packet(a, io));
+            let s = h.proto.senders.get(0).unwrap();
+            (cwnd0, s.alpha, s.cwnd)
+        };
+        let (w0, alpha_linux, w_linux) = first_cut(r#"{"profile":"linux"}"#);
+        let (_, alpha_ns2, w_ns2) = first_cut(r#"{"profile":"ns2"}"#);
+        assert_eq!(w0, 12.0);
+        assert_eq!((alpha_linux, w_linux), (1.0, 6.0));
+        assert_eq!((alpha_ns2, w_ns2), (1.0 / 16.0, 12.0 * (1.0 - 1.0 / 32.0)));
+        // An explicit initial_alpha overrides the profile.
+        let (_, alpha, _) = first_cut(r#"{"profile":"ns2","initial_alpha":1}"#);
+        assert_eq!(alpha, 1.0);
+        // A cut of a 2-packet window by alpha / 2 = 1/2: one packet in the
+        // simulations' profiles, Linux's floor of 2 (dctcp_ssthresh) in the
+        // kernel's.
+        assert_eq!(first_cut(r#"{"profile":"linux","init_cwnd":2}"#).2, 1.0);
+        assert_eq!(first_cut(r#"{"profile":"testbed_kernel","init_cwnd":2}"#).2, 2.0);
+        assert_eq!(first_cut(r#"{"profile":"testbed_kernel","init_cwnd":2,"min_cwnd_after_cut":1}"#).2, 1.0);
     }
 }

@@ -15,9 +15,11 @@ pub use strict_priority::StrictPriority;
 use crate::packet::{PacketId, Packets};
 use serde::{Deserialize, Serialize};
 
-/// Why a packet was dropped.
+/// Why a packet was dropped. Its code (`reason as u8`, the order here) is
+/// the aux column of the browser binding's drop records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[repr(u8)]
 pub enum DropReason {
     /// The buffer had no room for the arrival (droptail, ecn, strict_priority).
     BufferFull,
@@ -28,6 +30,11 @@ pub enum DropReason {
     LinkDown,
     /// A `drop_next` fault dropped this packet (`crate::fault`).
     Injected,
+}
+
+impl DropReason {
+    /// Every reason, in code order (`dcsim names` exports them).
+    pub const ALL: [DropReason; 4] = [DropReason::BufferFull, DropReason::LeastUrgent, DropReason::LinkDown, DropReason::Injected];
 }
 
 /// What happened to an arriving packet. The packets dropped (the arrival

@@ -122,6 +122,31 @@ pub enum MatrixSpec {
     LeftRight,
     /// Source and destination in the same rack (PASE's intra-rack scenario).
     IntraRack,
+    /// Every flow goes to one `receiver` from a uniformly random host of
+    /// `senders` (PASE section 5, testbed: nine clients send to one server
+    /// of the rack). Here `load` is the offered load on the receiver's
+    /// link: Poisson arrivals at load x receiver link rate / mean flow size
+    /// (flows per second; the other open-loop matrices define it on each
+    /// sending host's link).
+    ManyToOne {
+        /// Receiving host (index). Default: the last host.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        receiver: Option<u32>,
+        /// Sending hosts (indices), distinct, without the receiver.
+        /// Default: every host but the receiver.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        senders: Option<Vec<u32>>,
+    },
+}
+
+impl MatrixSpec {
+    /// A many_to_one matrix's receiver and senders on `n_hosts` hosts,
+    /// defaults filled in (not validated).
+    fn many_to_one_hosts(receiver: Option<u32>, senders: &Option<Vec<u32>>, n_hosts: u32) -> (u32, Vec<u32>) {
+        let r = receiver.unwrap_or(n_hosts.saturating_sub(1));
+        let s = senders.clone().unwrap_or_else(|| (0..n_hosts).filter(|&h| h != r).collect());
+        (r, s)
+    }
 }
 fn d_one() -> u32 { 1 }
 
@@ -164,7 +189,8 @@ pub struct WorkloadSpec {
     /// Flow sizes. Default: web search.
     #[serde(default = "d_sizes")]
     pub sizes: SizeSpec,
-    /// Offered load on the host access links, in (0, 1]. Default 0.6.
+    /// Offered load on the host access links (many_to_one: on the
+    /// receiver's link), in (0, 1]. Default 0.6.
     #[serde(default = "d_load")]
     pub load: f64,
     /// Number of flows (open-loop matrices). Default 10,000.
@@ -176,6 +202,14 @@ pub struct WorkloadSpec {
     /// Deadlines; none by default.
     #[serde(default)]
     pub deadlines: Option<DeadlineSpec>,
+    /// A flow not complete at its deadline is given up there: its sender
+    /// stops and it settles as terminated (a missed deadline), so it no
+    /// longer takes bandwidth from the flows that can still make theirs.
+    /// Off: every flow runs to completion, however late (the default, as
+    /// in the PDQ paper's PDQ(Basic), D3's quench aside). Applies to every
+    /// protocol; needs `deadlines`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abort_at_deadline: bool,
     /// Number of tenants; each flow belongs to one, drawn uniformly. Default 1.
     #[serde(default = "d_tenants")]
     pub tenants: u16,
@@ -281,6 +315,12 @@ impl Sizes {
 }
 
 impl WorkloadSpec {
+    /// A closed-loop matrix (incast, query aggregation): the next request
+    /// starts when the current one's flows are all done.
+    pub fn is_closed_loop(&self) -> bool {
+        matches!(self.matrix, MatrixSpec::Incast { .. } | MatrixSpec::QueryAggregation { .. })
+    }
+
     /// Checks every parameter against a network of `n_hosts` hosts; the
     /// error names the field and the reason.
     pub fn validate(&self, net: &Network) -> Result<(), String> {
@@ -360,6 +400,27 @@ impl WorkloadSpec {
                     return Err("workload.matrix: intra_rack needs a rack with at least two hosts".into());
                 }
             }
+            MatrixSpec::ManyToOne { receiver, senders } => {
+                let (r, s) = MatrixSpec::many_to_one_hosts(*receiver, senders, h);
+                if r >= h {
+                    return Err(format!("workload.matrix.receiver: host {r} does not exist (hosts: {h})"));
+                }
+                if s.is_empty() {
+                    return Err("workload.matrix.senders: must list at least one host".into());
+                }
+                for (i, &x) in s.iter().enumerate() {
+                    let f = format!("workload.matrix.senders[{i}]");
+                    if x >= h {
+                        return Err(format!("{f}: host {x} does not exist (hosts: {h})"));
+                    }
+                    if x == r {
+                        return Err(format!("{f}: host {x} is the receiver"));
+                    }
+                    if s[..i].contains(&x) {
+                        return Err(format!("{f}: host {x} is listed twice"));
+                    }
+                }
+            }
             MatrixSpec::AllToAll | MatrixSpec::Permutation | MatrixSpec::LeftRight => {}
         }
         if let Some(d) = &self.deadlines {
@@ -372,6 +433,8 @@ impl WorkloadSpec {
             if !ok {
                 return Err("workload.deadlines: means and bounds must be positive and max >= min".into());
             }
+        } else if self.abort_at_deadline {
+            return Err("workload.abort_at_deadline: the workload has no deadlines (set workload.deadlines)".into());
         }
         Ok(())
     }
@@ -455,6 +518,8 @@ pub struct FlowGenerator {
     endpoints: SimRng,
     attrs: SimRng,
     permutation: Vec<u32>,
+    /// many_to_one: the receiver and the senders.
+    many_to_one: (u32, Vec<u32>),
     switching: Switching,
     /// Mean inter-arrival time of the open-loop process, picoseconds.
     mean_gap_ps: f64,
@@ -475,15 +540,22 @@ impl FlowGenerator {
     pub fn new(spec: &WorkloadSpec, net: &Network, switching: Switching, seed: u64) -> Self {
         let sizes = spec.sizes().expect("validated");
         let n_hosts = net.n_hosts;
-        let senders = match spec.matrix {
+        // The links `load` is defined on: each sending host's, or the
+        // receiver's alone (many_to_one).
+        let loaded_links = match spec.matrix {
             MatrixSpec::LeftRight => n_hosts / 2,
+            MatrixSpec::ManyToOne { .. } => 1,
             _ => n_hosts,
         }
         .max(1);
         // PROTOCOLS.md section 1: lambda_per_host = load * rate / (8 * mean bytes).
         let per_host = spec.load * net.host_rate.bps() as f64 / (8.0 * spec.mean_flow_bytes().expect("validated"));
         let tenant_sizes = spec.tenant_sizes.iter().flatten().map(|t| WorkloadSpec::sizes_of(t).expect("validated")).collect();
-        let mean_gap_ps = 1e12 / (per_host * senders as f64);
+        let mean_gap_ps = 1e12 / (per_host * loaded_links as f64);
+        let many_to_one = match &spec.matrix {
+            MatrixSpec::ManyToOne { receiver, senders } => MatrixSpec::many_to_one_hosts(*receiver, senders, n_hosts),
+            _ => (0, Vec::new()),
+        };
         let mut endpoints = SimRng::new(seed, Stream::Endpoints);
         let permutation = derangement(n_hosts, &mut endpoints);
         let mut g = FlowGenerator {
@@ -498,6 +570,7 @@ impl FlowGenerator {
             endpoints,
             attrs: SimRng::new(seed, Stream::FlowAttributes),
             permutation,
+            many_to_one,
             switching,
             mean_gap_ps,
             clock: SimTime::ZERO,
@@ -522,6 +595,11 @@ impl FlowGenerator {
         g
     }
 
+    /// Flows are given up at their deadline (`WorkloadSpec::abort_at_deadline`).
+    pub fn abort_at_deadline(&self) -> bool {
+        self.spec.abort_at_deadline
+    }
+
     /// Number of tenants flows are spread over.
     pub fn tenants(&self) -> u16 {
         self.spec.tenants
@@ -537,7 +615,7 @@ impl FlowGenerator {
     }
 
     fn is_closed_loop(&self) -> bool {
-        matches!(self.spec.matrix, MatrixSpec::Incast { .. } | MatrixSpec::QueryAggregation { .. })
+        self.spec.is_closed_loop()
     }
 
     /// The next flow, if one is due to arrive (closed loop: `None` while the
@@ -672,6 +750,10 @@ impl FlowGenerator {
                     break (s, mates[e.below(mates.len() as u32) as usize]);
                 }
             },
+            MatrixSpec::ManyToOne { .. } => {
+                let (r, senders) = &self.many_to_one;
+                (senders[e.below(senders.len() as u32) as usize], *r)
+            }
             _ => unreachable!(),
         }
     }

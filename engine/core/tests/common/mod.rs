@@ -12,6 +12,26 @@ pub fn scenarios_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
 }
 
+/// Every shipped scenario under every protocol, at most 200 flows each, as
+/// (file stem, scenario), in file then protocol order (the golden
+/// fingerprints and the split-run test go through them all).
+pub fn every_scenario_and_protocol() -> Vec<(String, Scenario)> {
+    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json")).collect();
+    paths.sort();
+    let mut jobs = Vec::new();
+    for p in &paths {
+        let mut s = Scenario::from_json(&std::fs::read_to_string(p).unwrap()).unwrap();
+        s.workload.flows = s.workload.flows.min(200);
+        let file = p.file_stem().unwrap().to_string_lossy().to_string();
+        for proto in dcsim_core::scenario::ProtocolName::ALL {
+            let mut s = s.clone();
+            s.protocol = proto;
+            jobs.push((file.clone(), s));
+        }
+    }
+    jobs
+}
+
 /// Loads `scenarios/<name>.json`.
 pub fn load(name: &str) -> Scenario {
     let path = scenarios_dir().join(format!("{name}.json"));

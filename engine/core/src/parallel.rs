@@ -1,0 +1,409 @@
+//! One run on several threads, with the results of one thread, byte for
+//! byte (issue 20).
+//!
+//! The network is cut into parts (`partition`): each rack (an edge switch
+//! and its hosts) whole in one part, the other switches shared out, so that
+//! the parts carry about equal traffic. Each part is a [`Simulation`] of
+//! the whole scenario that simulates only its own nodes: their ports, their
+//! protocol state, their events. Every part runs the same flow generator,
+//! so each knows every flow; a flow's sender runs where its source host is
+//! and its receiver where its destination is (`Protocol::prepare_receiver`).
+//!
+//! The parts advance together, one lookahead cell at a time: a cell is as
+//! long as the least time a packet takes from a port starting to send it to
+//! the far node seeing it (`sim::lookahead`: a header's serialization plus
+//! the link delay), so nothing a part does in a cell can reach another
+//! part within the same cell. At the end of each cell every part hands the
+//! packets that left on ports towards other parts' nodes to their owners,
+//! and all parts wait for each other (a barrier); the next cell is the one
+//! holding the earliest pending event of any part. This is conservative
+//! parallel discrete-event simulation with a fixed window (as in the
+//! literature's "YAWNS" and window-based synchronization).
+//!
+//! Why the results are the same as one thread's: events at equal times are
+//! ordered by a key that does not depend on the partition (`sim::tie`), each
+//! part processes its events in key order, and the events of different
+//! parts within a cell touch disjoint state (every protocol hook reads and
+//! writes only its own node's state). A run stops only at the end of a cell
+//! (`Simulation::boundary`), which both engines decide the same way: every
+//! flow settled, then the event limit, then the time limit. The flows'
+//! settlements (completion or termination) are merged by key, so a flow
+//! settled in two parts (terminated at its sender, completed at its
+//! receiver) settles as one thread has it, by whichever came first.
+//!
+//! Not split (run on one thread, with the reason in [`Parallel::reason`]):
+//! the flow-level schedulers, PASE (its arbitrators keep per-flow state
+//! that the source, the destination and the switches all touch), traces,
+//! faults and what-if branches (a fault changes every part's routes at
+//! once), closed-loop workloads (a completion starts the next request's
+//! flows at other hosts at the same instant), random spraying (one random
+//! stream for every switch), Fastpass with clock skew (each host's offset
+//! drawn from one stream when it first needs it), and networks with only
+//! one rack.
+//!
+//! This is the one module of the crate that starts threads; the browser's
+//! build leaves it out.
+
+use crate::ids::{FlowId, NodeId};
+use crate::metrics::{Counters, FlowRecord, Sample};
+use crate::net::Network;
+use crate::protocol::Protocol;
+use crate::run::{summarize, with_simulation, RunOptions, RunOutput, WithSimulation};
+use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
+use crate::sim::{Outgoing, PartOutput, Settlement, Simulation, StopReason};
+use crate::units::SimTime;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How a run was carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parallel {
+    /// Parts the network was split into (the threads asked for; 1: not
+    /// split).
+    pub parts: usize,
+    /// Threads the parts ran on: at most one per core (a thread runs
+    /// several parts in turn when there are more parts than cores).
+    pub threads: usize,
+    /// Why the run was not split when more threads were asked for.
+    pub reason: Option<String>,
+}
+
+/// Runs `scenario` to the end on up to `threads` threads; the output is
+/// the one [`crate::run`] gives, byte for byte. Falls back to one thread
+/// (saying why) when the scenario cannot be split.
+pub fn run(scenario: &Scenario, threads: usize, opts: RunOptions) -> Result<(RunOutput, Parallel), String> {
+    scenario.validate()?;
+    let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> { Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason })) };
+    if threads <= 1 {
+        return one(None);
+    }
+    if let Some(why) = unsplittable(scenario, opts) {
+        return one(Some(why));
+    }
+    let net = crate::net::topology::build(&scenario.topology);
+    let Some(owner) = partition(&net, threads) else {
+        return one(Some("the network has fewer racks than threads".into()));
+    };
+    let parts = owner.iter().map(|&o| o as usize).max().unwrap_or(0) + 1;
+    // More parts than cores: a thread runs several parts in turn (the
+    // results do not depend on it).
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let threads = parts.min(cores);
+    let out = with_simulation(scenario, opts, Split { owner: &owner, parts, threads })?;
+    Ok((out, Parallel { parts, threads, reason: None }))
+}
+
+/// Why `scenario` runs on one thread whatever is asked (see the module's
+/// documentation), if it does.
+pub fn unsplittable(s: &Scenario, opts: RunOptions) -> Option<String> {
+    let why = if matches!(s.protocol, ProtocolName::Ideal | ProtocolName::OptimalDeadline) {
+        "flow-level schedulers compute the whole run at once"
+    } else if s.protocol == ProtocolName::Pase {
+        "PASE's arbitrators keep per-flow state that hosts and switches share"
+    } else if opts.trace {
+        "a trace is recorded in one stream"
+    } else if !s.faults.is_empty() || s.branch.is_some() {
+        "faults and what-if branches change every part's routes at once"
+    } else if s.workload.is_closed_loop() {
+        "a closed-loop workload starts flows the moment others finish"
+    } else if s.load_balancing == LoadBalancing::SprayRandom {
+        "random spraying draws every switch's choice from one stream"
+    } else if s.protocol == ProtocolName::Fastpass && s.params.fastpass.clock_skew_ns > 0.0 {
+        "Fastpass's clock offsets are drawn from one stream as hosts first need them"
+    } else {
+        return None;
+    };
+    Some(why.into())
+}
+
+/// Assigns each node to one of at most `parts` parts: each edge switch
+/// with its hosts as one group, every other switch a group of its own;
+/// groups in decreasing weight (the link capacity arriving at their nodes,
+/// a measure of the events they will see) go to the lightest part so far.
+/// `None` when there are fewer groups than two, or a part would be empty.
+pub fn partition(net: &Network, parts: usize) -> Option<Vec<u8>> {
+    let parts = parts.min(u8::MAX as usize);
+    let n = net.nodes.len();
+    let mut inbound = vec![0u64; n];
+    for p in &net.ports {
+        inbound[p.peer.idx()] += p.rate.bps() / 1_000_000;
+    }
+    // A host's group is its edge switch's.
+    let mut group: Vec<usize> = (0..n).collect();
+    for h in 0..net.n_hosts as usize {
+        let edge = net.ports[net.nic(NodeId(h as u32)).idx()].peer;
+        group[h] = edge.idx();
+    }
+    let mut weight = vec![0u64; n];
+    for v in 0..n {
+        weight[group[v]] += inbound[v];
+    }
+    let mut groups: Vec<usize> = (net.n_hosts as usize..n).collect();
+    if groups.len() < 2 {
+        return None;
+    }
+    groups.sort_by_key(|&g| (std::cmp::Reverse(weight[g]), g));
+    let mut load = vec![0u64; parts.min(groups.len())];
+    let mut part_of = vec![0u8; n];
+    for &g in &groups {
+        let k = (0..load.len()).min_by_key(|&k| (load[k], k)).unwrap();
+        load[k] += weight[g];
+        part_of[g] = k as u8;
+    }
+    if load.len() < 2 {
+        return None;
+    }
+    Some((0..n).map(|v| part_of[group[v]]).collect())
+}
+
+/// What a part publishes at the end of a cell.
+#[derive(Default)]
+struct Post {
+    /// Packets for each part (its own entry stays empty).
+    out: Vec<Outgoing>,
+    /// Time of its next pending event (`u64::MAX`: none).
+    next: u64,
+    /// Earliest arrival among `out` (`u64::MAX`: none).
+    out_min: u64,
+    /// Events it counted so far.
+    events: u64,
+    /// Flows settled in the cell.
+    settled: Vec<FlowId>,
+    /// Time of the last event it processed.
+    last: u64,
+    /// It ran far past the event limit inside the cell.
+    runaway: bool,
+}
+
+/// A barrier for a fixed number of threads that spins a little before
+/// yielding (a cell's work is microseconds, so sleeping would dominate).
+/// With more threads than cores a spinning thread would keep the one with
+/// work from running: it yields at once then. (Blocking in the operating
+/// system's barrier instead was measured 5 to 7 times slower with 3 and
+/// 4 threads on 2 cores: waking a thread takes longer than a cell.)
+struct SpinBarrier {
+    n: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    /// Spins before yielding.
+    spins: u32,
+}
+
+impl SpinBarrier {
+    fn new(n: usize) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        SpinBarrier { n, arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0), spins: if n <= cores { 1 << 12 } else { 0 } }
+    }
+    fn wait(&self) {
+        let g = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == g {
+            if spins < self.spins {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// The global decision every part takes alike after a cell.
+fn decide(posts: &[&Post], settled_all: u64, total: u64, arrivals_done: bool, max_events: u64, max_time: SimTime) -> Result<u64, (StopReason, u64)> {
+    let next = posts.iter().map(|p| p.next.min(p.out_min)).min().unwrap_or(u64::MAX);
+    let last = posts.iter().map(|p| p.last).max().unwrap_or(0);
+    let events: u64 = posts.iter().map(|p| p.events).sum();
+    if next == u64::MAX {
+        return Err((StopReason::Idle, last));
+    }
+    if settled_all == total && arrivals_done {
+        return Err((StopReason::AllFlowsDone, last));
+    }
+    if events >= max_events || posts.iter().any(|p| p.runaway) {
+        return Err((StopReason::EventLimit, last));
+    }
+    if next > max_time.ps() {
+        return Err((StopReason::TimeLimit, max_time.ps()));
+    }
+    Ok(next)
+}
+
+/// The split run, as a [`WithSimulation`]: builds one simulation per part
+/// and runs them on threads (part `i` on thread `i mod threads`).
+struct Split<'a> {
+    owner: &'a [u8],
+    parts: usize,
+    threads: usize,
+}
+
+impl WithSimulation for Split<'_> {
+    type Out = RunOutput;
+    fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> RunOutput {
+        let (n, threads) = (self.parts, self.threads.clamp(1, self.parts));
+        let mut groups: Vec<Vec<(usize, Simulation<P>)>> = (0..threads).map(|_| Vec::new()).collect();
+        for i in 0..n {
+            let mut s = make();
+            s.set_part(i, self.owner);
+            groups[i % threads].push((i, s));
+        }
+        let first = &groups[0][0].1;
+        let cell = first.cell().ps();
+        let (max_events, max_time) = first.limits();
+        let total = first.progress().1;
+        let barrier = SpinBarrier::new(threads);
+        let posts: Vec<[Mutex<Post>; 2]> = (0..n).map(|_| [Mutex::new(Post::default()), Mutex::new(Post::default())]).collect();
+        let mut outputs: Vec<(usize, PartOutput)> = std::thread::scope(|sc| {
+            let handles: Vec<_> = groups
+                .into_iter()
+                .map(|mut group| {
+                    let (barrier, posts) = (&barrier, &posts);
+                    sc.spawn(move || {
+                        // Flows settled in any part so far (by flow id).
+                        let mut settled: Vec<bool> = Vec::new();
+                        let mut settled_all = 0u64;
+                        let mut start = 0u64;
+                        let mut parity = 0usize;
+                        // DCSIM_PARALLEL_STATS: where each thread's time went.
+                        let stats = std::env::var_os("DCSIM_PARALLEL_STATS").is_some();
+                        let (mut busy, mut waiting, mut cells, mut sent) = (std::time::Duration::ZERO, std::time::Duration::ZERO, 0u64, 0usize);
+                        loop {
+                            let end = start.saturating_add(cell).min(max_time.ps().saturating_add(1));
+                            let t0 = stats.then(std::time::Instant::now);
+                            for (me, sim) in &mut group {
+                                let alive = sim.run_window(SimTime::from_ps(end));
+                                let mut post = posts[*me][parity].lock().unwrap();
+                                // The other parts read last time's packets
+                                // (two cells ago) before this cell began.
+                                post.out.resize_with(n, Vec::new);
+                                post.out.iter_mut().for_each(Vec::clear);
+                                sim.take_outgoing(&mut post.out);
+                                post.out_min = post.out.iter().flatten().map(|m| m.0.ps()).min().unwrap_or(u64::MAX);
+                                post.next = sim.next_event_time().map_or(u64::MAX, |t| t.ps());
+                                post.events = sim.events_processed();
+                                post.settled.clear();
+                                sim.take_new_settled(&mut post.settled);
+                                post.last = sim.last_event_time().ps();
+                                post.runaway = !alive;
+                                sent += post.out.iter().map(Vec::len).sum::<usize>();
+                            }
+                            let t1 = stats.then(std::time::Instant::now);
+                            barrier.wait();
+                            if let (Some(t0), Some(t1)) = (t0, t1) {
+                                busy += t1 - t0;
+                                waiting += t1.elapsed();
+                                cells += 1;
+                            }
+                            let guards: Vec<_> = (0..n).map(|j| posts[j][parity].lock().unwrap()).collect();
+                            for (me, sim) in &mut group {
+                                for (j, g) in guards.iter().enumerate() {
+                                    if j != *me {
+                                        for &(at, port, p) in &g.out[*me] {
+                                            sim.deliver(at, port, p);
+                                        }
+                                    }
+                                }
+                            }
+                            for g in &guards {
+                                for f in &g.settled {
+                                    if settled.len() <= f.idx() {
+                                        settled.resize(f.idx() + 1, false);
+                                    }
+                                    if !std::mem::replace(&mut settled[f.idx()], true) {
+                                        settled_all += 1;
+                                    }
+                                }
+                            }
+                            let views: Vec<&Post> = guards.iter().map(|g| &**g).collect();
+                            let verdict = decide(&views, settled_all, total, group[0].1.arrivals_done(), max_events, max_time);
+                            drop(views);
+                            drop(guards);
+                            // Every thread has read this cell's posts before
+                            // any writes the same parity again (two cells on).
+                            parity ^= 1;
+                            match verdict {
+                                Ok(next) => start = next / cell * cell,
+                                Err((why, now)) => {
+                                    for (_, sim) in &mut group {
+                                        sim.stop_part(why, SimTime::from_ps(now));
+                                    }
+                                    if stats {
+                                        let parts: Vec<String> = group.iter().map(|(i, s)| format!("part {i}: {} events", s.events_processed())).collect();
+                                        eprintln!("parallel: {}; {cells} cells, busy {:.3} s, waiting {:.3} s, {sent} packets handed over", parts.join(", "), busy.as_secs_f64(), waiting.as_secs_f64());
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                        group.into_iter().map(|(i, sim)| (i, sim.into_part_output())).collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a part of the run panicked")).collect()
+        });
+        outputs.sort_by_key(|(i, _)| *i);
+        merge(scenario, outputs.into_iter().map(|(_, o)| o).collect())
+    }
+}
+
+/// Joins the parts' outputs into the output one thread gives.
+fn merge(scenario: &Scenario, parts: Vec<PartOutput>) -> RunOutput {
+    let mut records: Vec<FlowRecord> = parts[0].records.clone();
+    for r in &mut records {
+        r.end = None;
+        r.terminated = false;
+    }
+    // Settlements in key order; a flow's first is the one that counts.
+    let mut all: Vec<(usize, Settlement)> = parts.iter().enumerate().flat_map(|(i, p)| p.settlements.iter().map(move |s| (i, *s))).collect();
+    all.sort_by_key(|(_, s)| (s.t, s.tie, s.seq));
+    let mut first = vec![false; records.len()];
+    // Later settlements of a flow already settled: their parts counted the
+    // flow as settled too early in their samples (time, bytes, part).
+    let mut extra: Vec<(SimTime, u64)> = Vec::new();
+    for (_, s) in &all {
+        let f = s.flow.idx();
+        if std::mem::replace(&mut first[f], true) {
+            extra.push((s.t, records[f].size));
+            continue;
+        }
+        if s.done {
+            records[f].end = Some(s.t);
+        } else {
+            records[f].terminated = true;
+        }
+    }
+    let mut counters = Counters::new();
+    for p in &parts {
+        counters.add(&p.counters);
+    }
+    // Samples: every part took one at the same times; pending bytes add up
+    // (each part added the flows whose source it simulates and took off
+    // those it settled), flows settled add up, corrected for the flows
+    // settled twice.
+    let mut samples = Vec::with_capacity(parts[0].samples.len());
+    for k in 0..parts[0].samples.len() {
+        let t = parts[0].samples[k].t;
+        let mut pending = 0u64;
+        let mut settled = 0u64;
+        for p in &parts {
+            pending = pending.wrapping_add(p.samples[k].pending);
+            settled += p.samples[k].settled;
+        }
+        for &(at, size) in &extra {
+            if at <= t {
+                pending = pending.wrapping_add(size);
+                settled -= 1;
+            }
+        }
+        samples.push(Sample { t, pending_bytes: pending, active_flows: parts[0].samples[k].arrived - settled });
+    }
+    let stop = parts[0].stop;
+    let end = parts.iter().map(|p| p.now).max().unwrap_or(SimTime::ZERO);
+    let events = parts.iter().map(|p| p.events).sum();
+    let summary = summarize(scenario, parts[0].name, &records, &counters, &samples, stop, end, events);
+    RunOutput { summary, records, counters, samples, stop }
+}
