@@ -293,7 +293,11 @@ try {
     await page.getByTestId('whatif-kind').selectOption('switch_down');
     await page.getByTestId('whatif-switch').selectOption('spine1');
     await page.getByTestId('whatif-branch').click();
-    await page.waitForFunction(() => /runs beside the original/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page
+      .waitForFunction(() => /runs beside the original/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 })
+      .catch(async (e) => {
+        throw new Error(`${e.message}; the status says: ${await page.getByTestId('status').innerText()}`);
+      });
     assert((await page.getByTestId('run-pfabric · what if spine1 fails').count()) === 1, 'no branch panel');
     assert((await page.getByTestId('divergence-mark').count()) === 1, 'no divergence mark on the scrubber');
     for (let k = 0; k < 3; k++) {

@@ -266,12 +266,18 @@ impl Timeline {
         // at its target otherwise replayed nothing and the page's log came
         // back empty. A checkpoint taken mid-time (a slice ended between
         // two events at the same time) is still before `t` when its time is.
-        let from = if self.trace { t.saturating_sub(self.cfg.lead_in) } else { t };
+        // Nothing is earlier than the first checkpoint: a what-if branch's
+        // run starts at its divergence time, not at zero.
+        let first = self.coarse.first().map_or(SimTime::ZERO, |c| c.time).min(t);
+        let from = if self.trace { t.saturating_sub(self.cfg.lead_in).max(first) } else { t };
         let best = self.coarse.iter().chain(&self.fine).filter(|c| c.time <= from).max_by_key(|c| c.events);
         let own = self.run.now() <= from && best.is_none_or(|b| self.run.events() >= b.events);
         if !own {
-            let b = best.expect("the first checkpoint is at time zero");
-            self.run = b.run.snapshot();
+            // Before the first checkpoint (a branch's, seeking to before
+            // it diverged) there is nothing: the run lands on its start.
+            if let Some(b) = best.or(self.coarse.first()) {
+                self.run = b.run.snapshot();
+            }
         }
         let start = self.run.events();
         self.run.set_trace(false);

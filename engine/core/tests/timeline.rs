@@ -111,3 +111,30 @@ fn checkpoints_stay_within_the_budget() {
     assert!(st.interval_events > 50_000, "the grid was thinned: {st:?}");
     assert!(st.coarse >= 4, "still several checkpoints: {st:?}");
 }
+
+#[test]
+fn a_branch_seeks_to_its_divergence_time_and_after_while_animating() {
+    // A what-if branch's run starts at its divergence time: its first
+    // checkpoint is there, not at zero. The page lands a new branch on the
+    // time on screen (the divergence time) with the trace on, where the
+    // lead-in would begin before anything the branch has: the seek must
+    // land (it once asked for a checkpoint at zero and the worker failed,
+    // leaving the page "computing the branch" for ever).
+    let mut s = scenario(ProtocolName::Pfabric, 400);
+    let at = SimTime::from_us(3000);
+    s.branch = Some(serde_json::from_value(serde_json::json!({"name": "spine1 fails", "at_us": 3000.0, "change": {"kind": "switch_down", "node": "spine1"}})).unwrap());
+    let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), TimelineConfig::default(), Some(live));
+    tl.set_trace(true);
+    let fresh = |t: SimTime| {
+        let mut r = prepare(&s, RunOptions::default()).unwrap();
+        r.run_until(t);
+        fingerprint(&*r)
+    };
+    for target in [at, at + SimTime::from_us(1), at + SimTime::from_us(500), at] {
+        tl.seek(target);
+        assert_eq!(fingerprint(tl.run()), fresh(target), "a seek to {} ps", target.ps());
+    }
+    // Before the branch diverged there is nothing: the seek lands on its start.
+    tl.seek(SimTime::from_us(1000));
+    assert_eq!(fingerprint(tl.run()), fresh(at));
+}
