@@ -898,8 +898,11 @@ pub fn markdown(r: &Report) -> String {
             }
         }
         for (p, on) in &x.pending {
-            let state = if *on { "applied" } else { "not in this engine yet: the runs go without it" };
-            s += &format!("* Pending setting `{}` = `{}` ({state}): {}\n", p.path, p.value, p.why);
+            s += &if *on {
+                format!("* Setting beyond the scenario file: `{}` = `{}`: {}\n", p.path, p.value, p.why)
+            } else {
+                format!("* Pending setting `{}` = `{}` (not in this engine yet: the runs go without it): {}\n", p.path, p.value, p.why)
+            };
         }
         s += &format!("* dcsim: {}\n", x.judged.value);
         for n in &x.judged.notes {
