@@ -8,7 +8,7 @@
 //! ## Layers, bottom up
 //!
 //! * [`units`], [`ids`]: integer picosecond time, link rates, typed indices.
-//! * [`event`]: the event list, FIFO among equal times; [`slab`]: numbered
+//! * [`event`]: the event list, ordered by (time, tie) with a tie that does not depend on the order of scheduling (`sim::tie`); [`slab`]: numbered
 //!   slots with reuse, for the packets inside the network.
 //! * [`rng`]: one seeded random stream per purpose.
 //! * [`packet`]: packets with the fields the network reads and one
