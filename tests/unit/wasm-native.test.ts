@@ -27,7 +27,7 @@ function native(json: string): { summary: unknown; flowsCsv: string } {
   const dir = mkdtempSync(join(tmpdir(), 'dcsim-'));
   const path = join(dir, 'scenario.json');
   require('node:fs').writeFileSync(path, json);
-  const out = execFileSync(dcsim, ['run', path, '--json', '-q', '--flows-csv', join(dir, 'flows.csv')], { encoding: 'utf8' });
+  const out = execFileSync(dcsim, ['run', path, '--json', '-q', '--threads', '1', '--flows-csv', join(dir, 'flows.csv')], { encoding: 'utf8' });
   return { summary: JSON.parse(out), flowsCsv: readFileSync(join(dir, 'flows.csv'), 'utf8') };
 }
 

@@ -232,11 +232,17 @@ export interface Checked {
 export interface Done {
   type: 'done';
 }
-/** The engine refused a request (or could not start): its message. */
+/**
+ * The engine refused a request (or could not start), or the request was
+ * malformed: its message. A malformed request's message starts with
+ * `invalid` and names the field and the reason (workerCore.ts
+ * `checkEnvelope`); it carries the request's id when that is valid.
+ */
 export interface WorkerFailure {
   type: 'error';
   message: string;
-  during: WorkerRequest['type'] | 'init';
+  /** The request's type; `init`: the engine could not start; `request`: a message with no known type. */
+  during: WorkerRequest['type'] | 'init' | 'request';
 }
 /** The worker explored further ahead while idle (time travel's checkpoints). */
 export interface Explored {

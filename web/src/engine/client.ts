@@ -5,7 +5,7 @@
 // Messages the worker sends unasked go to a listener. The page imports only
 // this and the API types; the engine stays inside the worker.
 
-import type { ReplyTo, Unsolicited, WorkerEnvelope, WorkerRequest, WorkerResponse } from './api';
+import type { ReplyTo, Unsolicited, WorkerEnvelope, WorkerFailure, WorkerRequest, WorkerResponse } from './api';
 
 /** What a client tells its owner besides replies. */
 export interface ClientListener {
@@ -19,8 +19,8 @@ export interface ClientListener {
 export class EngineError extends Error {
   constructor(
     message: string,
-    /** The request it refused (`init`: the engine could not start). */
-    readonly during: WorkerRequest['type'] | 'init',
+    /** The request it refused (`init`: the engine could not start; `request`: a malformed message). */
+    readonly during: WorkerFailure['during'],
   ) {
     super(message);
     this.name = 'EngineError';

@@ -11,7 +11,7 @@
 // are ignored. At full speed each worker runs flat out on its own (with the
 // trace off), and the screen shows the earliest of their times.
 
-import type { Frame, Loaded, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerRequest } from '../engine/api';
+import type { Frame, Loaded, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerFailure, WorkerRequest } from '../engine/api';
 import { EngineError, SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
@@ -275,7 +275,7 @@ export class Conductor {
     else this.onEngineError(i, m.message, m.during);
   }
 
-  private onEngineError(i: number, message: string, during: WorkerRequest['type'] | 'init') {
+  private onEngineError(i: number, message: string, during: WorkerFailure['during']) {
     this.updateRun(i, (r) => ({ ...r, error: message }));
     if (during === 'load' || during === 'init') {
       this.set({ status: `${runsOf(this.state.settings)[i]?.label}: ${message}`, seeking: false });
