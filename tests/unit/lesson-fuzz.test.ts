@@ -7,26 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../../web/src/scenarios';
 import { LESSON_FILES, lessonFromHash, validateLesson } from '../../web/src/lessons/lesson';
+import { rng, type Rng } from './rng';
 
 const names = SCENARIOS.map((s) => String(s.name));
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 3000);
 
-/** xorshift32: the same cases on every run. */
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)];
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 const WORDS = ['', 'pfabric', 'dctcp', 'branch', 'mean_slowdown', 'lowest', 'websearch-leaf-spine', '=1+1', '\u0000', 'x'.repeat(300), '__proto__', 'constructor'];
 

@@ -28,6 +28,7 @@ import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 import { createWorkerCore, type WorkerCore } from '../../web/src/engine/workerCore';
 import { EngineError, SimClient } from '../../web/src/engine/client';
 import type { Frame, WorkerResponse } from '../../web/src/engine/api';
+import { rng, type Rng } from './rng';
 
 const root = join(__dirname, '..', '..');
 const CASES = Number(process.env.WORKER_FUZZ_CASES ?? 5000);
@@ -37,22 +38,6 @@ const CALL_BOUND_MS = Number(process.env.WORKER_FUZZ_BOUND_MS ?? 5000);
 
 beforeAll(() => initSync({ module: readFileSync(join(root, 'web/src/engine-glue/dcsim_wasm_bg.wasm')) }));
 
-/** xorshift32: the same cases on every run. */
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)];
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 // ---------------------------------------------------------------------------
 // Scenarios: bundled ones cut to a few flows (each runs to its end in ~5-100 ms).
