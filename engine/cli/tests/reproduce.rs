@@ -118,7 +118,7 @@ fn the_quick_report_lists_every_claim_with_computed_verdicts() {
     }
     assert!(md.matches("| check | kind | dcsim | bound | holds |").count() == ids.len());
     assert!(md.contains("Deviations from the paper's setting"));
-    assert!(md.contains("Pending setting `workload.abort_at_deadline`"));
+    assert!(md.contains("Setting beyond the scenario file: `workload.abort_at_deadline`"));
 }
 
 #[test]
