@@ -970,17 +970,7 @@ impl<P: Protocol> Simulation<P> {
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowFinish { flow });
         }
-        let (background, size) = (r.background, r.size);
-        self.note_settled(flow, true, background);
-        if background {
-            // Not measured, and not part of any request.
-            return;
-        }
-        self.completion_order.push(flow);
-        self.completed += 1;
-        self.pending_bytes = self.pending_bytes.wrapping_sub(size);
-        self.generator.on_flow_complete(self.now, &self.net);
-        self.schedule_next_arrival();
+        self.settle(flow, true);
     }
 
     /// The protocol gave `flow` up: it settles without an end time.
@@ -990,10 +980,22 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         r.terminated = true;
-        let (background, size) = (r.background, r.size);
-        self.note_settled(flow, false, background);
+        self.settle(flow, false);
+    }
+
+    /// What settling a flow (`done`: completed, else given up) does to the
+    /// run: logged for a split run; a foreground flow is counted, its bytes
+    /// are no longer pending, and a closed-loop generator may start the
+    /// next request. Background flows are not measured and belong to no
+    /// request.
+    fn settle(&mut self, flow: FlowId, done: bool) {
+        let (background, size) = (self.records[flow.idx()].background, self.records[flow.idx()].size);
+        self.note_settled(flow, done, background);
         if background {
             return;
+        }
+        if done {
+            self.completion_order.push(flow);
         }
         self.completed += 1;
         self.pending_bytes = self.pending_bytes.wrapping_sub(size);
