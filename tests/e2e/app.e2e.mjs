@@ -108,6 +108,24 @@ async function switchProtocols(page, off, on) {
   await waitReady(page);
 }
 
+/**
+ * Clicks `testid` and waits until `done(arg)` holds in the page; returns
+ * the milliseconds from the page's click event to the animation frame
+ * that shows the result (what a user waits), not counting playwright's
+ * own checks before it clicks (scrolling, waiting for a stable box: 45 to
+ * 120 ms here, more than the page's own work).
+ */
+async function timedClick(page, testid, done, arg) {
+  await page.evaluate(() => {
+    window.__clickAt = null;
+    document.addEventListener('click', () => (window.__clickAt ??= performance.now()), { capture: true, once: true });
+  });
+  await page.getByTestId(testid).click();
+  const expr = `window.__clickAt !== null && (${done.toString()})(${JSON.stringify(arg)}) && performance.now() - window.__clickAt`;
+  const h = await page.waitForFunction(expr, null, { timeout: 30_000, polling: 'raf' });
+  return Math.round(await h.jsonValue());
+}
+
 async function setField(page, testid, value) {
   const el = page.getByTestId(testid);
   await el.fill(String(value));
@@ -254,10 +272,7 @@ try {
       const us = Math.round(rand() * endUs * 1000) / 1000 + 0.0005;
       const before = await page.getByTestId('status').textContent();
       await setField(page, 'seek-input', us);
-      const t0 = Date.now();
-      await page.getByTestId('seek').click();
-      await page.waitForFunction((b) => { const t = document.querySelector('[data-testid="status"]')?.textContent ?? ''; return t !== b && /^at t = /.test(t); }, before, { timeout: 30_000, polling: 'raf' });
-      walls.push(Date.now() - t0);
+      walls.push(await timedClick(page, 'seek', (b) => { const t = document.querySelector('[data-testid="status"]')?.textContent ?? ''; return t !== b && /^at t = /.test(t); }, before));
       engineMs.push(Number(/time travel: (\d+) ms/.exec(await page.getByTestId('status').textContent())[1]));
       const got = await shownDone();
       assert(got === doneBy(us), `after seeking to ${us} us the page shows ${got} flows done, dcsim run completed ${doneBy(us)} by then`);
@@ -269,10 +284,7 @@ try {
     const backs = [];
     for (const id of ['step-back-event', 'step-back-rtt', 'step-back-event']) {
       const c0 = await clock();
-      const t0 = Date.now();
-      await page.getByTestId(id).click();
-      await page.waitForFunction((c) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-ps') !== c && /stepped back/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), c0, { timeout: 30_000, polling: 'raf' });
-      backs.push(Date.now() - t0);
+      backs.push(await timedClick(page, id, (c) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-ps') !== c && /stepped back/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), c0));
       assert(Number(await clock()) < Number(c0), `${id}: the clock went from ${c0} to ${await clock()} ps`);
     }
     metrics.time_travel = { seeks_ms: walls, seek_median_ms: median(walls), seek_max_ms: Math.max(...walls), engine_median_ms: median(engineMs), step_back_ms: backs, checkpoint_bytes: memory };
