@@ -198,6 +198,9 @@ fn run_threads(s: &Scenario, opts: RunOptions, threads: usize, quiet: bool, trac
                 if let (Some(why), true, false) = (&how.reason, explicit, quiet) {
                     eprintln!("note: one thread: {why}");
                 }
+                if let (Some(at), true, false) = (how.folded_at, explicit, quiet) {
+                    eprintln!("note: one thread from t = {:.3} ms on: splitting stopped paying (sparse cells or busy cores)", at.ps() as f64 / 1e9);
+                }
                 if how.threads < how.parts && explicit && !quiet {
                     eprintln!("note: {} parts on {} cores: each thread runs {} in turn", how.parts, how.threads, how.parts.div_ceil(how.threads));
                 }

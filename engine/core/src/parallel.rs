@@ -55,6 +55,7 @@ use crate::sim::{Outgoing, PartOutput, Settlement, Simulation, StopReason};
 use crate::units::SimTime;
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// How a run was carried out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,14 +68,58 @@ pub struct Parallel {
     pub threads: usize,
     /// Why the run was not split when more threads were asked for.
     pub reason: Option<String>,
+    /// When the split run went on with one thread running every part
+    /// (see [`Fold`]), if it did.
+    pub folded_at: Option<SimTime>,
 }
+
+/// When a split run folds onto one thread: one thread runs every part in
+/// turn from then on, for the rest of the run (the results are the same
+/// bytes either way).
+///
+/// A split run pays for keeping the threads in step once per cell; when
+/// cells hold few events (a sparse stretch: the long tail of a few big
+/// flows) or the threads do not run at the same time (another busy process
+/// on the machine), that costs more than the parallel work gains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// Measured (the default): every [`FOLD_WINDOW`] cells the first
+    /// thread compares the window's wall time with the time all threads
+    /// spent simulating in it (what one thread would have needed); two
+    /// windows in a row that took more than [`FOLD_MARGIN`] times that
+    /// fold the run.
+    Auto,
+    /// Never fold.
+    Never,
+    /// Fold after this many cells (tests: a fold changes nothing in the
+    /// results).
+    AfterCells(u64),
+}
+
+/// Cells per measuring window of [`Fold::Auto`] (on the default fabric
+/// 65,536 cells are 15 ms of simulated time, well past a run's start).
+pub const FOLD_WINDOW: u64 = 1 << 16;
+
+/// How much slower than one thread a window of [`Fold::Auto`] must have
+/// been to count towards folding (the cost of handing packets over is
+/// left in both sides of the comparison).
+pub const FOLD_MARGIN: f64 = 1.1;
 
 /// Runs `scenario` to the end on up to `threads` threads; the output is
 /// the one [`crate::run`] gives, byte for byte. Falls back to one thread
-/// (saying why) when the scenario cannot be split.
+/// (saying why) when the scenario cannot be split. Folds onto one thread
+/// when splitting stops paying ([`Fold::Auto`]; the environment variable
+/// `DCSIM_PARALLEL_NOFOLD` set: [`Fold::Never`], to measure the split
+/// alone).
 pub fn run(scenario: &Scenario, threads: usize, opts: RunOptions) -> Result<(RunOutput, Parallel), String> {
+    let fold = if std::env::var_os("DCSIM_PARALLEL_NOFOLD").is_some() { Fold::Never } else { Fold::Auto };
+    run_folding(scenario, threads, opts, fold)
+}
+
+/// [`run`], folding onto one thread as `fold` says.
+pub fn run_folding(scenario: &Scenario, threads: usize, opts: RunOptions, fold: Fold) -> Result<(RunOutput, Parallel), String> {
     scenario.validate()?;
-    let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> { Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason })) };
+    let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> { Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason, folded_at: None })) };
     if threads <= 1 {
         return one(None);
     }
@@ -90,8 +135,8 @@ pub fn run(scenario: &Scenario, threads: usize, opts: RunOptions) -> Result<(Run
     // results do not depend on it).
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let threads = parts.min(cores);
-    let out = with_simulation(scenario, opts, Split { owner: &owner, parts, threads })?;
-    Ok((out, Parallel { parts, threads, reason: None }))
+    let (out, folded_at) = with_simulation(scenario, opts, Split { owner: &owner, parts, threads, fold })?;
+    Ok((out, Parallel { parts, threads, reason: None, folded_at }))
 }
 
 /// Why `scenario` runs on one thread whatever is asked (see the module's
@@ -175,6 +220,12 @@ struct Post {
     last: u64,
     /// It ran far past the event limit inside the cell.
     runaway: bool,
+    /// Nanoseconds its thread spent simulating it so far (measured only
+    /// under [`Fold::Auto`]).
+    busy_ns: u64,
+    /// The first thread's decision, read by every thread after this cell:
+    /// fold now (only part 0's post says it).
+    fold: bool,
 }
 
 /// One part's post for one cell parity, shared between the threads
@@ -269,13 +320,18 @@ struct Split<'a> {
     owner: &'a [u8],
     parts: usize,
     threads: usize,
+    fold: Fold,
 }
 
+/// The parts one thread runs, each with its index.
+type Group<P> = Vec<(usize, Simulation<P>)>;
+
 impl WithSimulation for Split<'_> {
-    type Out = RunOutput;
-    fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> RunOutput {
+    /// The output, and when the run folded onto one thread.
+    type Out = (RunOutput, Option<SimTime>);
+    fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> Self::Out {
         let (n, threads) = (self.parts, self.threads.clamp(1, self.parts));
-        let mut groups: Vec<Vec<(usize, Simulation<P>)>> = (0..threads).map(|_| Vec::new()).collect();
+        let mut groups: Vec<Group<P>> = (0..threads).map(|_| Vec::new()).collect();
         for i in 0..n {
             let mut s = make();
             s.set_part(i, self.owner);
@@ -287,13 +343,27 @@ impl WithSimulation for Split<'_> {
         let total = first.progress().1;
         let epochs = Epochs::new(threads);
         let posts: Vec<[PostCell; 2]> = (0..n).map(|_| [PostCell(UnsafeCell::new(Post::default())), PostCell(UnsafeCell::new(Post::default()))]).collect();
+        // Where the other threads leave their parts for the first one when
+        // the run folds.
+        let handed: Vec<Mutex<Option<Group<P>>>> = (0..threads).map(|_| Mutex::new(None)).collect();
+        let fold = if threads > 1 { self.fold } else { Fold::Never };
+        let measure = fold == Fold::Auto;
+        let folded_at: Mutex<Option<SimTime>> = Mutex::new(None);
         let mut outputs: Vec<(usize, PartOutput)> = std::thread::scope(|sc| {
             let handles: Vec<_> = groups
                 .into_iter()
                 .enumerate()
                 .map(|(tid, mut group)| {
-                    let (epochs, posts) = (&epochs, &posts);
+                    let (epochs, posts, handed, folded_at) = (&epochs, &posts, &handed, &folded_at);
                     sc.spawn(move || {
+                        // The run folded: this thread (the first) runs
+                        // every part and waits for no one.
+                        let mut alone = false;
+                        // Fold::Auto, first thread: the current window's
+                        // start (wall clock, busy time of all parts) and
+                        // how many windows in a row were slow.
+                        let mut window = (std::time::Instant::now(), 0u64);
+                        let mut slow_windows = 0u32;
                         // Flows settled in any part so far (by flow id).
                         let mut settled: Vec<bool> = Vec::new();
                         let mut settled_all = 0u64;
@@ -302,6 +372,10 @@ impl WithSimulation for Split<'_> {
                         // Cells whose posts this thread has written.
                         let mut cells_done = 0u64;
                         let mut views: Vec<&Post> = Vec::with_capacity(n);
+                        // Each part's busy time so far (Fold::Auto).
+                        let mut busy_ns = vec![0u64; n];
+                        // The first thread decided to fold after the next cell.
+                        let mut fold_next = false;
                         // DCSIM_PARALLEL_STATS: where each thread's time went.
                         let stats = std::env::var_os("DCSIM_PARALLEL_STATS").is_some();
                         let (mut busy, mut waiting, mut cells, mut sent) = (std::time::Duration::ZERO, std::time::Duration::ZERO, 0u64, 0usize);
@@ -309,6 +383,7 @@ impl WithSimulation for Split<'_> {
                             let end = start.saturating_add(cell).min(max_time.ps().saturating_add(1));
                             let t0 = stats.then(std::time::Instant::now);
                             for (me, sim) in &mut group {
+                                let p0 = measure.then(std::time::Instant::now);
                                 let alive = sim.run_window(SimTime::from_ps(end));
                                 // SAFETY: this thread alone writes its parts'
                                 // posts, and every thread finished reading
@@ -325,12 +400,23 @@ impl WithSimulation for Split<'_> {
                                 sim.take_new_settled(&mut post.settled);
                                 post.last = sim.last_event_time().ps();
                                 post.runaway = !alive;
+                                post.fold = false;
+                                if let Some(p0) = p0 {
+                                    busy_ns[*me] += p0.elapsed().as_nanos() as u64;
+                                }
+                                post.busy_ns = busy_ns[*me];
                                 sent += post.out.iter().map(Vec::len).sum::<usize>();
                             }
-                            let t1 = stats.then(std::time::Instant::now);
                             cells_done += 1;
-                            epochs.publish(tid, cells_done);
-                            epochs.wait_all(cells_done);
+                            if tid == 0 && !alone && fold_next {
+                                // SAFETY: as for the posts written above.
+                                unsafe { (*posts[0][parity].0.get()).fold = true };
+                            }
+                            let t1 = stats.then(std::time::Instant::now);
+                            if !alone {
+                                epochs.publish(tid, cells_done);
+                                epochs.wait_all(cells_done);
+                            }
                             if let (Some(t0), Some(t1)) = (t0, t1) {
                                 busy += t1 - t0;
                                 waiting += t1.elapsed();
@@ -362,10 +448,51 @@ impl WithSimulation for Split<'_> {
                                 }
                             }
                             let verdict = decide(&views, settled_all, total, group[0].1.arrivals_done(), max_events, max_time);
+                            let folding = !alone && views[0].fold;
+                            if tid == 0 && !alone && !fold_next {
+                                fold_next = match fold {
+                                    Fold::Never => false,
+                                    Fold::AfterCells(c) => cells_done >= c,
+                                    Fold::Auto if cells_done % FOLD_WINDOW == 0 => {
+                                        // One thread would have needed the
+                                        // busy time of every part.
+                                        let all: u64 = views.iter().map(|p| p.busy_ns).sum();
+                                        let wall = window.0.elapsed().as_nanos() as f64;
+                                        let one = (all - window.1) as f64;
+                                        slow_windows = if wall > FOLD_MARGIN * one { slow_windows + 1 } else { 0 };
+                                        window = (std::time::Instant::now(), all);
+                                        slow_windows >= 2
+                                    }
+                                    Fold::Auto => false,
+                                };
+                            }
                             views.clear();
                             // Every thread has read this cell's posts before
                             // any writes the same parity again (two cells on).
                             parity ^= 1;
+                            if folding && verdict.is_ok() {
+                                // Every thread read the same decision after
+                                // the same cell: the others hand their parts
+                                // to the first thread and stop.
+                                if tid != 0 {
+                                    *handed[tid].lock().unwrap() = Some(std::mem::take(&mut group));
+                                    return Vec::new();
+                                }
+                                for h in &handed[1..] {
+                                    loop {
+                                        if let Some(g) = h.lock().unwrap().take() {
+                                            group.extend(g);
+                                            break;
+                                        }
+                                        std::thread::yield_now();
+                                    }
+                                }
+                                alone = true;
+                                *folded_at.lock().unwrap() = Some(SimTime::from_ps(start.saturating_add(cell)));
+                                if stats {
+                                    eprintln!("parallel: folded onto one thread after {cells_done} cells, at {} us", start.saturating_add(cell) as f64 / 1e6);
+                                }
+                            }
                             match verdict {
                                 Ok(next) => start = next / cell * cell,
                                 Err((why, now)) => {
@@ -387,7 +514,7 @@ impl WithSimulation for Split<'_> {
             handles.into_iter().flat_map(|h| h.join().expect("a part of the run panicked")).collect()
         });
         outputs.sort_by_key(|(i, _)| *i);
-        merge(scenario, outputs.into_iter().map(|(_, o)| o).collect())
+        (merge(scenario, outputs.into_iter().map(|(_, o)| o).collect()), folded_at.into_inner().unwrap())
     }
 }
 

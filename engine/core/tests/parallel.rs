@@ -2,13 +2,14 @@
 //! 20): every shipped scenario under every protocol, at 1, 2 and 4
 //! threads, per-flow and summary CSVs compared byte for byte; the runs
 //! that can be split really are (the test would pass trivially if every
-//! run fell back to one thread).
+//! run fell back to one thread). A split run that folds onto one thread
+//! part-way (`parallel::Fold`) gives the same bytes too.
 
 mod common;
 
 use common::{every_scenario_and_protocol, load};
 use dcsim_core::net::topology::build;
-use dcsim_core::parallel::{self, unsplittable};
+use dcsim_core::parallel::{self, unsplittable, Fold};
 use dcsim_core::report::{flows_csv, summary_csv};
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::{run, RunOptions, Scenario};
@@ -17,19 +18,24 @@ fn csvs(o: &dcsim_core::RunOutput) -> (String, String) {
     (flows_csv(&o.records), summary_csv(std::slice::from_ref(&o.summary)))
 }
 
-/// Runs `s` on one thread and split, and compares.
-fn same_at(s: &Scenario, threads: &[usize], who: &str) -> usize {
+/// Runs `s` on one thread and split (threads, and when to fold onto one
+/// thread: each run's path is fixed, not left to the wall clock), and
+/// compares. Returns how many of the runs were split.
+fn same_at(s: &Scenario, runs: &[(usize, Fold)], who: &str) -> usize {
     let one = match run(s, RunOptions::default()) {
         Ok(o) => o,
         Err(_) => return 0,
     };
     let want = csvs(&one);
     let mut split = 0;
-    for &n in threads {
-        let (o, how) = parallel::run(s, n, RunOptions::default()).unwrap();
+    for &(n, fold) in runs {
+        let (o, how) = parallel::run_folding(s, n, RunOptions::default(), fold).unwrap();
         if how.parts > 1 {
             assert!(how.parts <= n, "{who}: {} parts for {n} threads", how.parts);
             split += 1;
+        }
+        if fold == Fold::Never {
+            assert_eq!(how.folded_at, None, "{who}: folded when told never to");
         }
         let got = csvs(&o);
         if got.1 != want.1 {
@@ -68,7 +74,9 @@ fn every_scenario_and_protocol_gives_the_same_bytes_at_1_2_and_4_threads() {
         if !can {
             continue;
         }
-        if same_at(s, &[2, 4], who) != 2 {
+        // Two parts on two threads throughout; four parts on two threads
+        // folded onto one after 20,000 cells (4 simulated ms).
+        if same_at(s, &[(2, Fold::Never), (4, Fold::AfterCells(20_000))], who) != 2 {
             not_split.push(who.clone());
         }
     }
@@ -84,7 +92,7 @@ fn longer_runs_of_the_default_fabric_give_the_same_bytes_split() {
         let mut s = load("websearch-leaf-spine");
         s.workload.flows = 1000;
         s.protocol = p;
-        assert_eq!(same_at(&s, &[2], p.as_str()), 1, "{}: not split", p.as_str());
+        assert_eq!(same_at(&s, &[(2, Fold::Never), (2, Fold::AfterCells(50_000))], p.as_str()), 2, "{}: not split", p.as_str());
     }
 }
 
@@ -100,8 +108,30 @@ fn flows_given_up_at_their_deadline_give_the_same_bytes_split() {
         s.protocol = p;
         let one = run(&s, RunOptions::default()).unwrap();
         assert!(one.records.iter().any(|r| r.terminated), "{}: no flow given up", p.as_str());
-        assert_eq!(same_at(&s, &[2, 4], p.as_str()), 2, "{}: not split", p.as_str());
+        assert_eq!(same_at(&s, &[(2, Fold::Never), (4, Fold::AfterCells(30_000))], p.as_str()), 2, "{}: not split", p.as_str());
     }
+}
+
+#[test]
+fn a_run_folds_onto_one_thread_where_it_is_told_to_and_keeps_its_bytes() {
+    // Data mining with 200 flows: a few long flows over most of a simulated
+    // second, a handful of events per cell: the sparse run folding is for.
+    let mut s = load("datamining-leaf-spine");
+    s.workload.flows = 200;
+    s.max_time_ms = 300.0;
+    let one = csvs(&run(&s, RunOptions::default()).unwrap());
+    for cells in [1, 1000, 300_000] {
+        let (o, how) = parallel::run_folding(&s, 2, RunOptions::default(), Fold::AfterCells(cells)).unwrap();
+        assert_eq!(how.parts, 2);
+        // It folds after the cell that carries the decision, the one after
+        // the `cells`th (a cell is 0.208 us of simulated time here).
+        let at = how.folded_at.unwrap_or_else(|| panic!("after {cells} cells: did not fold"));
+        assert!(at.ps() >= (cells + 1) * 208_000, "after {cells} cells: folded at {} ps", at.ps());
+        assert!(csvs(&o) == one, "folded after {cells} cells: the bytes differ from one thread's");
+    }
+    // Measured folding (the default) gives the same bytes, folded or not.
+    let (o, how) = parallel::run(&s, 2, RunOptions::default()).unwrap();
+    assert!(csvs(&o) == one, "the measured fold ({:?}) changed the bytes", how.folded_at);
 }
 
 #[test]
