@@ -97,7 +97,8 @@ pub enum Fold {
 }
 
 /// Cells per measuring window of [`Fold::Auto`] (on the default fabric
-/// 65,536 cells are 15 ms of simulated time, well past a run's start).
+/// 65,536 cells are at least 13.6 ms of simulated time: a run's start,
+/// before its network fills, is within the first window).
 pub const FOLD_WINDOW: u64 = 1 << 16;
 
 /// How much slower than one thread a window of [`Fold::Auto`] must have
