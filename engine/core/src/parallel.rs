@@ -384,7 +384,8 @@ impl WithSimulation for Split<'_> {
                             let end = start.saturating_add(cell).min(max_time.ps().saturating_add(1));
                             let t0 = stats.then(std::time::Instant::now);
                             for (me, sim) in &mut group {
-                                let p0 = measure.then(std::time::Instant::now);
+                                // Measured only while a fold can still come.
+                                let p0 = (measure && !alone).then(std::time::Instant::now);
                                 let alive = sim.run_window(SimTime::from_ps(end));
                                 // SAFETY: this thread alone writes its parts'
                                 // posts, and every thread finished reading
@@ -401,7 +402,8 @@ impl WithSimulation for Split<'_> {
                                 sim.take_new_settled(&mut post.settled);
                                 post.last = sim.last_event_time().ps();
                                 post.runaway = !alive;
-                                post.fold = false;
+                                // The first thread's decision rides on part 0's post.
+                                post.fold = *me == 0 && fold_next && !alone;
                                 if let Some(p0) = p0 {
                                     busy_ns[*me] += p0.elapsed().as_nanos() as u64;
                                 }
@@ -409,10 +411,6 @@ impl WithSimulation for Split<'_> {
                                 sent += post.out.iter().map(Vec::len).sum::<usize>();
                             }
                             cells_done += 1;
-                            if tid == 0 && !alone && fold_next {
-                                // SAFETY: as for the posts written above.
-                                unsafe { (*posts[0][parity].0.get()).fold = true };
-                            }
                             let t1 = stats.then(std::time::Instant::now);
                             if !alone {
                                 epochs.publish(tid, cells_done);
@@ -489,9 +487,10 @@ impl WithSimulation for Split<'_> {
                                     }
                                 }
                                 alone = true;
-                                *folded_at.lock().unwrap() = Some(SimTime::from_ps(start.saturating_add(cell)));
+                                let at = SimTime::from_ps(start.saturating_add(cell));
+                                *folded_at.lock().unwrap() = Some(at);
                                 if stats {
-                                    eprintln!("parallel: folded onto one thread after {cells_done} cells, at {} us", start.saturating_add(cell) as f64 / 1e6);
+                                    eprintln!("parallel: folded onto one thread after {cells_done} cells, at {} us", at.ps() as f64 / 1e6);
                                 }
                             }
                             match verdict {
