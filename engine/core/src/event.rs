@@ -248,6 +248,17 @@ impl<E: Copy> EventList<E> {
     /// inlined, like `push`.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(SimTime, u64, E)> {
+        self.pop_before(u64::MAX)
+    }
+
+    /// Removes and returns the earliest event with its tie-break if its
+    /// time is before `end` (picoseconds); `None` leaves the list as it was
+    /// (no event, or the earliest at `end` or later). The run loops that
+    /// stop at a time use it instead of a look then a pop (for speed: the
+    /// look found the first bucket a second time every event, 9% of a
+    /// split run's instructions). Always inlined, like `push`.
+    #[inline(always)]
+    pub fn pop_before(&mut self, end: u64) -> Option<(SimTime, u64, E)> {
         // `next_occupied`, written out so that the common case (a bucket
         // in the cursor's bitmap word or the next) goes straight on (for
         // speed: no `Option` to merge with the rare case's, and looking at
@@ -263,7 +274,7 @@ impl<E: Copy> EventList<E> {
         } else {
             match self.next_occupied_far(start) {
                 Some(abs) => abs,
-                None => return self.pop_far(),
+                None => return self.pop_far(end),
             }
         };
         {
@@ -275,6 +286,9 @@ impl<E: Copy> EventList<E> {
             let slot = &mut self.entries[id as usize];
             let e = *slot;
             if e.key() < self.far_first {
+                if e.time >= end {
+                    return None;
+                }
                 slot.next = self.free;
                 self.free = id;
                 self.cursor = abs;
@@ -287,11 +301,15 @@ impl<E: Copy> EventList<E> {
                 return Some((SimTime(e.time), e.tie, e.event));
             }
         }
-        self.pop_far()
+        self.pop_far(end)
     }
 
+    /// Pops the earliest far event if it is before `end`.
     #[cold]
-    fn pop_far(&mut self) -> Option<(SimTime, u64, E)> {
+    fn pop_far(&mut self, end: u64) -> Option<(SimTime, u64, E)> {
+        if self.far.peek()?.key.0 >= end {
+            return None;
+        }
         let e = self.far.pop()?;
         self.far_first = self.far.peek().map_or(u128::MAX, |o| key(o.key.0, o.key.1));
         // The far event is no later than anything on the wheel, so the

@@ -672,14 +672,8 @@ impl<P: Protocol> Simulation<P> {
 
     /// Runs until simulated time `t` (events at `t` included) or the end.
     pub fn run_until(&mut self, t: SimTime) -> bool {
-        while self.stopped.is_none() {
-            match self.events.peek_time() {
-                Some(next) if next <= t => {
-                    self.step();
-                }
-                _ => break,
-            }
-        }
+        let end = t.ps().saturating_add(1);
+        while self.step_before(end, false) {}
         self.stopped.is_none()
     }
 
@@ -709,15 +703,10 @@ impl<P: Protocol> Simulation<P> {
     /// Runs until simulated time `t` (events at `t` included), the end, or
     /// `max` events, whichever comes first; true while the run goes on.
     pub fn run_until_max(&mut self, t: SimTime, max: u64) -> bool {
+        let end = t.ps().saturating_add(1);
         let mut left = max;
-        while self.stopped.is_none() && left > 0 {
-            match self.events.peek_time() {
-                Some(next) if next <= t => {
-                    self.step();
-                    left -= 1;
-                }
-                _ => break,
-            }
+        while left > 0 && self.step_before(end, false) {
+            left -= 1;
         }
         self.stopped.is_none()
     }
@@ -732,11 +721,22 @@ impl<P: Protocol> Simulation<P> {
     /// Inlined into the run loops (for speed: one call per event saved).
     #[inline(always)]
     pub fn step(&mut self) -> bool {
+        self.step_before(u64::MAX, true)
+    }
+
+    /// Processes the next event if it comes before `end` (picoseconds);
+    /// false when it does not (nothing changes then, unless the list is
+    /// empty and `idle_stops`: the run stops as `Idle`, as [`Self::step`]
+    /// does) or the run has stopped. Inlined into the run loops.
+    #[inline(always)]
+    fn step_before(&mut self, end: u64, idle_stops: bool) -> bool {
         if self.events_processed >= self.check_stop_at && self.runaway() {
             return false;
         }
-        let Some((t, tie, ev)) = self.events.pop() else {
-            self.stop(StopReason::Idle);
+        let Some((t, tie, ev)) = self.events.pop_before(end) else {
+            if idle_stops && self.events.is_empty() {
+                self.stop(StopReason::Idle);
+            }
             return false;
         };
         if t.ps() >= self.next_boundary && self.boundary(t) {
