@@ -204,57 +204,86 @@ pub fn partition(net: &Network, parts: usize) -> Option<Vec<u8>> {
     Some((0..n).map(|v| part_of[group[v]]).collect())
 }
 
-/// What a part publishes at the end of a cell.
+/// What a part publishes at the end of a cell besides its [`Note`]: the
+/// bulk, read by the other threads only where the note says there is some.
 #[derive(Default)]
 struct Post {
     /// Packets for each part (its own entry stays empty).
     out: Vec<Outgoing>,
-    /// Time of its next pending event (`u64::MAX`: none).
-    next: u64,
-    /// Earliest arrival among `out` (`u64::MAX`: none).
-    out_min: u64,
-    /// Events it counted so far.
-    events: u64,
     /// Flows settled in the cell.
     settled: Vec<FlowId>,
-    /// Time of the last event it processed.
-    last: u64,
-    /// It ran far past the event limit inside the cell.
-    runaway: bool,
     /// Nanoseconds its thread spent simulating it so far (measured only
-    /// under [`Fold::Auto`]).
+    /// under [`Fold::Auto`]; read once per [`FOLD_WINDOW`] cells).
     busy_ns: u64,
-    /// The first thread's decision, read by every thread after this cell:
-    /// fold now (only part 0's post says it).
-    fold: bool,
 }
 
 /// One part's post for one cell parity, shared between the threads
-/// without a lock: [`Epochs`] orders every access (see `Split::with`).
+/// without a lock: the notes' cell counts order every access (see
+/// `Split::with`).
 struct PostCell(UnsafeCell<Post>);
 
 // SAFETY: a `PostCell` is written only by the thread that runs its part,
 // and only while no thread reads it: a post of parity `p` is written in
 // cells c and c + 2 and read by the other threads between their waits of
-// cells c and c + 1 (`Epochs::wait_all`); the writer's wait of cell c + 1
-// returns only once every thread has published cell c + 1, which each does
-// after it finished reading the posts of cell c. `Post` itself is `Send`.
+// cells c and c + 1 (`Notes::wait_all`); the writer's wait of cell c + 1
+// returns only once every part has noted cell c + 1, which each thread
+// does after it finished reading the posts of cell c. `Post` itself is
+// `Send`.
 unsafe impl Sync for PostCell {}
 
-/// A count on a cache line of its own, so that threads publishing their
-/// counts do not share a line.
-#[repr(align(128))]
-struct PaddedCount(AtomicU64);
+/// What every thread reads of a part after every cell, in one cache line
+/// with the count of cells the part has posted: a thread waiting for the
+/// part spins on this line, and once the count comes the rest of the note
+/// is already in its cache. (Before, the count had a line of its own and
+/// the note's fields were spread over the post and the vectors' headers:
+/// four to six lines crossed between the cores every cell, where now one
+/// does, plus the packets when there are some. Sparse runs, with a few
+/// events a cell, spent most of their time there.)
+///
+/// The fields other than `cells` are written (relaxed) before `cells`
+/// (release) and read (relaxed) after it (acquire).
+#[repr(C, align(128))]
+struct Note {
+    /// Cells posted (the part's epoch).
+    cells: AtomicU64,
+    /// Time of its next pending event (`u64::MAX`: none).
+    next: AtomicU64,
+    /// Earliest arrival among the packets it handed over (`u64::MAX`:
+    /// none).
+    out_min: AtomicU64,
+    /// Events it counted so far.
+    events: AtomicU64,
+    /// Time of the last event it processed.
+    last: AtomicU64,
+    /// [`flag`] bits.
+    flags: AtomicU64,
+}
 
-/// How the threads keep in step, one cell at a time: each publishes the
-/// number of cells whose posts it has written (one store to its own cache
-/// line) and waits until every thread has published as many. This is the
-/// barrier of the cell loop with the least traffic between cores: a shared
-/// counter, or a lock around each post, made the cores pass the same cache
-/// lines back and forth several times per cell, and an exclusive lock made
-/// the threads read the posts one after the other (measured: data mining,
-/// 3,000 flows, 2 threads, 17.0 s with a mutex per post, 14.7 s with
-/// read-write locks).
+/// Bits of [`Note::flags`].
+mod flag {
+    /// It ran far past the event limit inside the cell.
+    pub const RUNAWAY: u64 = 1;
+    /// The first thread's decision, read by every thread after this cell:
+    /// fold now (only part 0's note says it).
+    pub const FOLD: u64 = 2;
+    /// Its post holds packets for other parts.
+    pub const OUT: u64 = 4;
+    /// Its post holds settled flows.
+    pub const SETTLED: u64 = 8;
+}
+
+/// A note as read, for the decision after a cell.
+#[derive(Clone, Copy)]
+struct Seen {
+    next: u64,
+    out_min: u64,
+    events: u64,
+    last: u64,
+    flags: u64,
+}
+
+/// The parts' notes, two per part (one per cell parity), and how threads
+/// wait for them.
 ///
 /// Waiting spins a little before yielding (a cell's work is microseconds,
 /// so sleeping would dominate); with more threads than cores a spinning
@@ -262,28 +291,40 @@ struct PaddedCount(AtomicU64);
 /// then. (Blocking in the operating system's barrier was measured 5 to 7
 /// times slower with 3 and 4 threads on 2 cores: waking a thread takes
 /// longer than a cell.)
-struct Epochs {
-    counts: Vec<PaddedCount>,
+struct Notes {
+    notes: Vec<[Note; 2]>,
     /// Spins before yielding.
     spins: u32,
 }
 
-impl Epochs {
-    fn new(n: usize) -> Self {
+impl Notes {
+    fn new(parts: usize, threads: usize) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        Epochs { counts: (0..n).map(|_| PaddedCount(AtomicU64::new(0))).collect(), spins: if n <= cores { 1 << 12 } else { 0 } }
+        let zero = || Note { cells: AtomicU64::new(0), next: AtomicU64::new(0), out_min: AtomicU64::new(0), events: AtomicU64::new(0), last: AtomicU64::new(0), flags: AtomicU64::new(0) };
+        Notes { notes: (0..parts).map(|_| [zero(), zero()]).collect(), spins: if threads <= cores { 1 << 12 } else { 0 } }
     }
 
-    /// Thread `me` has written its posts of `cells` cells.
-    fn publish(&self, me: usize, cells: u64) {
-        self.counts[me].0.store(cells, Ordering::Release);
+    /// Part `part` has written its post of cell number `cells` (the first
+    /// cell is number 1; a cell's post and note are those of its number's
+    /// parity) and notes it.
+    fn publish(&self, part: usize, cells: u64, seen: Seen) {
+        let n = &self.notes[part][(cells & 1) as usize];
+        n.next.store(seen.next, Ordering::Relaxed);
+        n.out_min.store(seen.out_min, Ordering::Relaxed);
+        n.events.store(seen.events, Ordering::Relaxed);
+        n.last.store(seen.last, Ordering::Relaxed);
+        n.flags.store(seen.flags, Ordering::Relaxed);
+        n.cells.store(cells, Ordering::Release);
     }
 
-    /// Waits until every thread has written its posts of `cells` cells.
-    fn wait_all(&self, cells: u64) {
-        for c in &self.counts {
+    /// Waits until every part has noted cell number `cells`, and reads
+    /// their notes into `into` (by part).
+    fn wait_all(&self, cells: u64, into: &mut Vec<Seen>) {
+        into.clear();
+        for pair in &self.notes {
+            let n = &pair[(cells & 1) as usize];
             let mut spins = 0u32;
-            while c.0.load(Ordering::Acquire) < cells {
+            while n.cells.load(Ordering::Acquire) < cells {
                 if spins < self.spins {
                     std::hint::spin_loop();
                     spins += 1;
@@ -291,22 +332,29 @@ impl Epochs {
                     std::thread::yield_now();
                 }
             }
+            into.push(Seen {
+                next: n.next.load(Ordering::Relaxed),
+                out_min: n.out_min.load(Ordering::Relaxed),
+                events: n.events.load(Ordering::Relaxed),
+                last: n.last.load(Ordering::Relaxed),
+                flags: n.flags.load(Ordering::Relaxed),
+            });
         }
     }
 }
 
 /// The global decision every part takes alike after a cell.
-fn decide(posts: &[&Post], settled_all: u64, total: u64, arrivals_done: bool, max_events: u64, max_time: SimTime) -> Result<u64, (StopReason, u64)> {
-    let next = posts.iter().map(|p| p.next.min(p.out_min)).min().unwrap_or(u64::MAX);
-    let last = posts.iter().map(|p| p.last).max().unwrap_or(0);
-    let events: u64 = posts.iter().map(|p| p.events).sum();
+fn decide(notes: &[Seen], settled_all: u64, total: u64, arrivals_done: bool, max_events: u64, max_time: SimTime) -> Result<u64, (StopReason, u64)> {
+    let next = notes.iter().map(|p| p.next.min(p.out_min)).min().unwrap_or(u64::MAX);
+    let last = notes.iter().map(|p| p.last).max().unwrap_or(0);
+    let events: u64 = notes.iter().map(|p| p.events).sum();
     if next == u64::MAX {
         return Err((StopReason::Idle, last));
     }
     if settled_all == total && arrivals_done {
         return Err((StopReason::AllFlowsDone, last));
     }
-    if events >= max_events || posts.iter().any(|p| p.runaway) {
+    if events >= max_events || notes.iter().any(|p| p.flags & flag::RUNAWAY != 0) {
         return Err((StopReason::EventLimit, last));
     }
     if next > max_time.ps() {
@@ -342,8 +390,13 @@ impl WithSimulation for Split<'_> {
         let cell = first.cell().ps();
         let (max_events, max_time) = first.limits();
         let total = first.progress().1;
-        let epochs = Epochs::new(threads);
-        let posts: Vec<[PostCell; 2]> = (0..n).map(|_| [PostCell(UnsafeCell::new(Post::default())), PostCell(UnsafeCell::new(Post::default()))]).collect();
+        let notes = Notes::new(n, threads);
+        let posts: Vec<[PostCell; 2]> = (0..n)
+            .map(|_| {
+                let post = || PostCell(UnsafeCell::new(Post { out: (0..n).map(|_| Vec::new()).collect(), ..Post::default() }));
+                [post(), post()]
+            })
+            .collect();
         // Where the other threads leave their parts for the first one when
         // the run folds.
         let handed: Vec<Mutex<Option<Group<P>>>> = (0..threads).map(|_| Mutex::new(None)).collect();
@@ -355,7 +408,7 @@ impl WithSimulation for Split<'_> {
                 .into_iter()
                 .enumerate()
                 .map(|(tid, mut group)| {
-                    let (epochs, posts, handed, folded_at) = (&epochs, &posts, &handed, &folded_at);
+                    let (notes, posts, handed, folded_at) = (&notes, &posts, &handed, &folded_at);
                     sc.spawn(move || {
                         // The run folded: this thread (the first) runs
                         // every part and waits for no one.
@@ -369,10 +422,10 @@ impl WithSimulation for Split<'_> {
                         let mut settled: Vec<bool> = Vec::new();
                         let mut settled_all = 0u64;
                         let mut start = 0u64;
-                        let mut parity = 0usize;
-                        // Cells whose posts this thread has written.
+                        // Cells whose posts this thread has written; the
+                        // parity of a cell's posts is its number's.
                         let mut cells_done = 0u64;
-                        let mut views: Vec<&Post> = Vec::with_capacity(n);
+                        let mut seen: Vec<Seen> = Vec::with_capacity(n);
                         // Each part's busy time so far (Fold::Auto).
                         let mut busy_ns = vec![0u64; n];
                         // The first thread decided to fold after the next cell.
@@ -383,6 +436,8 @@ impl WithSimulation for Split<'_> {
                         loop {
                             let end = start.saturating_add(cell).min(max_time.ps().saturating_add(1));
                             let t0 = stats.then(std::time::Instant::now);
+                            cells_done += 1;
+                            let parity = (cells_done & 1) as usize;
                             for (me, sim) in &mut group {
                                 // Measured only while a fold can still come.
                                 let p0 = (measure && !alone).then(std::time::Instant::now);
@@ -390,54 +445,60 @@ impl WithSimulation for Split<'_> {
                                 // SAFETY: this thread alone writes its parts'
                                 // posts, and every thread finished reading
                                 // this parity's posts (two cells ago) before
-                                // it published the last cell (`PostCell`).
+                                // it noted the last cell (`PostCell`).
                                 let post = unsafe { &mut *posts[*me][parity].0.get() };
-                                post.out.resize_with(n, Vec::new);
-                                post.out.iter_mut().for_each(Vec::clear);
-                                sim.take_outgoing(&mut post.out);
-                                post.out_min = post.out.iter().flatten().map(|m| m.0.ps()).min().unwrap_or(u64::MAX);
-                                post.next = sim.next_event_time().map_or(u64::MAX, |t| t.ps());
-                                post.events = sim.events_processed();
-                                post.settled.clear();
+                                // Cleared only where there was something
+                                // (a write to a line the readers hold costs
+                                // a trip between the cores).
+                                for o in post.out.iter_mut().filter(|o| !o.is_empty()) {
+                                    o.clear();
+                                }
+                                let out_min = sim.take_outgoing(&mut post.out);
+                                if !post.settled.is_empty() {
+                                    post.settled.clear();
+                                }
                                 sim.take_new_settled(&mut post.settled);
-                                post.last = sim.last_event_time().ps();
-                                post.runaway = !alive;
-                                // The first thread's decision rides on part 0's post.
-                                post.fold = *me == 0 && fold_next && !alone;
+                                // The first thread's decision rides on part 0's note.
+                                let fold_now = *me == 0 && fold_next && !alone;
                                 if let Some(p0) = p0 {
                                     busy_ns[*me] += p0.elapsed().as_nanos() as u64;
+                                    if cells_done % FOLD_WINDOW == 0 {
+                                        post.busy_ns = busy_ns[*me];
+                                    }
                                 }
-                                post.busy_ns = busy_ns[*me];
-                                sent += post.out.iter().map(Vec::len).sum::<usize>();
+                                let flags = if !alive { flag::RUNAWAY } else { 0 } | if fold_now { flag::FOLD } else { 0 } | if out_min != u64::MAX { flag::OUT } else { 0 } | if post.settled.is_empty() { 0 } else { flag::SETTLED };
+                                let note = Seen { next: sim.next_event_time().map_or(u64::MAX, |t| t.ps()), out_min, events: sim.events_processed(), last: sim.last_event_time().ps(), flags };
+                                if stats {
+                                    sent += post.out.iter().map(Vec::len).sum::<usize>();
+                                }
+                                notes.publish(*me, cells_done, note);
                             }
-                            cells_done += 1;
                             let t1 = stats.then(std::time::Instant::now);
-                            if !alone {
-                                epochs.publish(tid, cells_done);
-                                epochs.wait_all(cells_done);
-                            }
+                            notes.wait_all(cells_done, &mut seen);
                             if let (Some(t0), Some(t1)) = (t0, t1) {
                                 busy += t1 - t0;
                                 waiting += t1.elapsed();
                                 cells += 1;
                             }
-                            // SAFETY: every thread has written this cell's
-                            // posts, and none writes this parity again
-                            // before this thread publishes the next cell
-                            // (`PostCell`).
-                            views.clear();
-                            views.extend(posts.iter().map(|p| unsafe { &*p[parity].0.get() }));
+                            // SAFETY: every part has noted this cell, so
+                            // its post is written, and none writes this
+                            // parity again before this thread notes the
+                            // next cell (`PostCell`).
+                            let post = |j: usize| unsafe { &*posts[j][parity].0.get() };
                             for (me, sim) in &mut group {
-                                for (j, g) in views.iter().enumerate() {
-                                    if j != *me {
-                                        for &(at, port, p) in &g.out[*me] {
+                                for (j, s) in seen.iter().enumerate() {
+                                    if j != *me && s.flags & flag::OUT != 0 {
+                                        for &(at, port, p) in &post(j).out[*me] {
                                             sim.deliver(at, port, p);
                                         }
                                     }
                                 }
                             }
-                            for g in &views {
-                                for f in &g.settled {
+                            for (j, s) in seen.iter().enumerate() {
+                                if s.flags & flag::SETTLED == 0 {
+                                    continue;
+                                }
+                                for f in &post(j).settled {
                                     if settled.len() <= f.idx() {
                                         settled.resize(f.idx() + 1, false);
                                     }
@@ -446,8 +507,8 @@ impl WithSimulation for Split<'_> {
                                     }
                                 }
                             }
-                            let verdict = decide(&views, settled_all, total, group[0].1.arrivals_done(), max_events, max_time);
-                            let folding = !alone && views[0].fold;
+                            let verdict = decide(&seen, settled_all, total, group[0].1.arrivals_done(), max_events, max_time);
+                            let folding = !alone && seen[0].flags & flag::FOLD != 0;
                             if tid == 0 && !alone && !fold_next {
                                 fold_next = match fold {
                                     Fold::Never => false,
@@ -455,7 +516,7 @@ impl WithSimulation for Split<'_> {
                                     Fold::Auto if cells_done % FOLD_WINDOW == 0 => {
                                         // One thread would have needed the
                                         // busy time of every part.
-                                        let all: u64 = views.iter().map(|p| p.busy_ns).sum();
+                                        let all: u64 = (0..n).map(|j| post(j).busy_ns).sum();
                                         let wall = window.0.elapsed().as_nanos() as f64;
                                         let one = (all - window.1) as f64;
                                         slow_windows = if wall > FOLD_MARGIN * one { slow_windows + 1 } else { 0 };
@@ -465,10 +526,6 @@ impl WithSimulation for Split<'_> {
                                     Fold::Auto => false,
                                 };
                             }
-                            views.clear();
-                            // Every thread has read this cell's posts before
-                            // any writes the same parity again (two cells on).
-                            parity ^= 1;
                             if folding && verdict.is_ok() {
                                 // Every thread read the same decision after
                                 // the same cell: the others hand their parts

@@ -1468,19 +1468,24 @@ impl<P: Protocol> Simulation<P> {
     }
 
     /// Hands the packets sent towards other parts' nodes since the last
-    /// call to `out[part]`, in the order each port sent them.
-    pub(crate) fn take_outgoing(&mut self, out: &mut [Outgoing]) {
-        let Some(part) = &self.part else { return };
+    /// call to `out[part]`, in the order each port sent them; returns the
+    /// earliest time one of them arrives (`u64::MAX`: none).
+    pub(crate) fn take_outgoing(&mut self, out: &mut [Outgoing]) -> u64 {
+        let Some(part) = &self.part else { return u64::MAX };
+        let mut first = u64::MAX;
         for &port in &part.remote_ports {
             let q = &mut self.wire_overflow[port.idx()];
             if q.is_empty() {
                 continue;
             }
             let to = part.owner[self.net.ports[port.idx()].peer.idx()] as usize;
+            // A wire's packets arrive in the order they were sent.
+            first = first.min(q[0].0.ps());
             for (at, id) in q.drain(..) {
                 out[to].push((at, port, self.packets.remove(id)));
             }
         }
+        first
     }
 
     /// A packet another part sent on `port` (towards this part's node)
