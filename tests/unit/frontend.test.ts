@@ -44,8 +44,12 @@ describe('frame decoding', () => {
 
   it('puts a departing packet on the wire until the engine says it arrives', () => {
     // 1500 B at 10 Gbps = 1.2 us, plus 200 ns: the engine's end_ps column.
-    const d = departures(decodeTrace(new Float64Array([1000, TraceCode.Dequeue, 0, 4, 0, PacketKindCode.Data, 0, 2, 1000 + 1_400_000])));
+    const trace = new Float64Array([1000, TraceCode.Dequeue, 0, 4, 0, PacketKindCode.Data, 0, 2, 1000 + 1_400_000]);
+    const d = departures(trace);
     expect(d[0].prio).toBe(2);
+    // Kept only while some of it is still on the wire after the given time.
+    expect(departures(trace, 1000 + 1_399_999)).toHaveLength(1);
+    expect(departures(trace, 1000 + 1_400_000)).toHaveLength(0);
     // 1500 B at 10 Gbps = 1.2 us, plus 200 ns.
     expect(d[0].endPs - d[0].startPs).toBe(1_200_000 + 200_000);
     expect(onWire(d, 1000 + 700_000)[0].frac).toBeCloseTo(0.5, 10);
@@ -194,6 +198,9 @@ describe('notable events', () => {
       queueBytes: new Float64Array(1), trace: new Float64Array(recs), traceDropped: 0, completions: new Float64Array(0), inspect: null, wallMs: 1,
     });
     expect(r.log).toHaveLength(200);
+    // The log is the frame's newest 200 records, oldest first.
+    expect(r.log[0]).toMatchObject({ code: TraceCode.Enqueue, seq: 4801, tPs: 4803 });
+    expect(r.log[199]).toMatchObject({ code: TraceCode.FlowFinish, flow: 9, tPs: 9000 });
     expect(r.notable.map((x) => x.code)).toEqual([TraceCode.Drop, TraceCode.FlowFinish]);
     expect(r.portEvents).toEqual([{ tPs: 1, port: 3, flow: 9, kind: 'drop', reason: 'least urgent' }]);
   });

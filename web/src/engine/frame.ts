@@ -47,14 +47,26 @@ function checkWidth(a: Float64Array, w: number, what: string): number {
   return a.length / w;
 }
 
-/** Decodes trace records. */
+/** How many trace records the flat array `a` holds (throws when it is not whole records). */
+export function traceLength(a: Float64Array): number {
+  return checkWidth(a, TRACE_WIDTH, 'trace');
+}
+
+/** Decodes trace record `i` of the flat array `a`. */
+export function traceRecord(a: Float64Array, i: number): TraceRecord {
+  const o = i * TRACE_WIDTH;
+  return { tPs: a[o], code: a[o + 1] as TraceCode, port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5] as PacketKindCode, aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
+}
+
+/**
+ * Decodes every trace record. A frame after a seek holds up to 20,000
+ * (the lead-in); the page's per-frame fold (state/run.ts applyFrame)
+ * reads the flat array instead and decodes only what it keeps.
+ */
 export function decodeTrace(a: Float64Array): TraceRecord[] {
-  const n = checkWidth(a, TRACE_WIDTH, 'trace');
+  const n = traceLength(a);
   const out: TraceRecord[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * TRACE_WIDTH;
-    out[i] = { tPs: a[o], code: a[o + 1] as TraceCode, port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5] as PacketKindCode, aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
-  }
+  for (let i = 0; i < n; i++) out[i] = traceRecord(a, i);
   return out;
 }
 
@@ -101,16 +113,18 @@ export interface Departure {
 }
 
 /**
- * Turns Dequeue records into departures: a packet leaving port p at t is on
+ * Turns the Dequeue records of the flat trace `a` into departures, keeping
+ * those still on a wire after `afterPs`: a packet leaving port p at t is on
  * the wire until its last bit reaches the peer, the time the engine reports
  * on the record (serialization, then the link's delay: PROTOCOLS.md
  * section 1).
  */
-export function departures(recs: TraceRecord[]): Departure[] {
+export function departures(a: Float64Array, afterPs = -Infinity): Departure[] {
+  const n = traceLength(a);
   const out: Departure[] = [];
-  for (const r of recs) {
-    if (r.code !== TraceCode.Dequeue || r.port < 0) continue;
-    out.push({ port: r.port, flow: r.flow, packetKind: r.packetKind, prio: r.prio, startPs: r.tPs, endPs: r.endPs });
+  for (let i = 0, o = 0; i < n; i++, o += TRACE_WIDTH) {
+    if (a[o + 1] !== TraceCode.Dequeue || a[o + 2] < 0 || !(a[o + 8] > afterPs)) continue;
+    out.push({ port: a[o + 2], flow: a[o + 3], packetKind: a[o + 5] as PacketKindCode, prio: a[o + 7], startPs: a[o], endPs: a[o + 8] });
   }
   return out;
 }

@@ -2,8 +2,8 @@
 // the worker's frames, read by the views. Pure data and pure updates, no DOM.
 
 import type { FlowInfo, Frame, PortSnapshot, Summary, Topology } from '../engine/api';
-import { CONTROL_NAMES, TraceCode } from '../engine/api';
-import { decodeCompletions, decodeTrace, departures, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
+import { CONTROL_NAMES, TRACE_WIDTH, TraceCode } from '../engine/api';
+import { decodeCompletions, departures, traceLength, traceRecord, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
 
 /** A drop or an ECN mark to flash on the topology where it happened. */
 export interface PortEvent {
@@ -136,24 +136,43 @@ export function emptyRun(protocol: string, engineProtocol: string = protocol): R
  * `displayPs`, the time on screen, which may trail the worker's time.
  */
 export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): RunState {
-  const recs = decodeTrace(f.trace);
+  // The trace is read where it lies (flat numbers): a frame after a seek
+  // carries the whole lead-in, up to 20,000 records, and decoding each
+  // into an object took most of the page's longest task. Only what is
+  // kept is decoded: packets still on a wire, drops and marks, decisions,
+  // the log's tail.
+  const a = f.trace;
+  const n = traceLength(a);
   const fresh = decodeCompletions(f.completions);
   const flows = fresh.length ? s.flows.concat(fresh) : s.flows;
-  const inFlight = s.topology ? s.inFlight.filter((d) => d.endPs > displayPs).concat(departures(recs).filter((d) => d.endPs > displayPs)) : [];
+  const inFlight: Departure[] = s.topology ? s.inFlight.filter((d) => d.endPs > displayPs).concat(departures(a, displayPs)) : [];
   const portEvents = s.portEvents.filter((e) => displayPs - e.tPs < EVENT_LINGER_PS);
   let linkRates = s.linkRates;
-  for (const r of recs) {
-    if (r.code === TraceCode.Drop) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'drop', reason: r.aux === 1 ? 'least urgent' : r.aux === 2 ? 'link down' : 'buffer full' });
-    else if (r.code === TraceCode.EcnMark) portEvents.push({ tPs: r.tPs, port: r.port, flow: r.flow, kind: 'mark' });
-    else if (r.code === TraceCode.LinkRate) {
+  const control: TraceRecord[] = [];
+  for (let i = 0, o = 0; i < n; i++, o += TRACE_WIDTH) {
+    const code = a[o + 1];
+    if (code === TraceCode.Enqueue || code === TraceCode.Dequeue) continue;
+    if (code === TraceCode.Drop) {
+      const aux = a[o + 6];
+      portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'drop', reason: aux === 1 ? 'least urgent' : aux === 2 ? 'link down' : 'buffer full' });
+    } else if (code === TraceCode.EcnMark) portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'mark' });
+    else if (code === TraceCode.LinkRate) {
       if (linkRates === s.linkRates) linkRates = new Map(linkRates);
-      linkRates.set(r.port, r.aux);
-    }
+      linkRates.set(a[o + 2], a[o + 6]);
+    } else if (code === TraceCode.Decision || code === TraceCode.FlowFinish) control.push(traceRecord(a, i));
   }
-  const control = foldDecisions(s.control, recs, displayPs);
-  const log = recs.length ? s.log.concat(recs.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.log;
-  const fresh_notable = recs.filter((r) => r.code !== TraceCode.Enqueue && r.code !== TraceCode.Dequeue);
-  const notable = fresh_notable.length ? s.notable.concat(fresh_notable.slice(-LOG_KEEP)).slice(-LOG_KEEP) : s.notable;
+  const controlState = foldDecisions(s.control, control, displayPs);
+  const tail: TraceRecord[] = [];
+  for (let i = Math.max(0, n - LOG_KEEP); i < n; i++) tail.push(traceRecord(a, i));
+  const log = n ? s.log.concat(tail).slice(-LOG_KEEP) : s.log;
+  // The newest LOG_KEEP records other than enqueues and dequeues, oldest first.
+  const freshNotable: TraceRecord[] = [];
+  for (let i = n - 1, o = i * TRACE_WIDTH; i >= 0 && freshNotable.length < LOG_KEEP; i--, o -= TRACE_WIDTH) {
+    const code = a[o + 1];
+    if (code !== TraceCode.Enqueue && code !== TraceCode.Dequeue) freshNotable.push(traceRecord(a, i));
+  }
+  freshNotable.reverse();
+  const notable = freshNotable.length ? s.notable.concat(freshNotable).slice(-LOG_KEEP) : s.notable;
   let queued = 0;
   let maxPort = 0;
   for (const b of f.queueBytes) {
@@ -182,7 +201,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
     log,
     notable,
     linkRates,
-    control,
+    control: controlState,
     series: series.length > 4000 ? thin(series) : series,
     inspect: f.inspect ?? s.inspect,
     error: null,
