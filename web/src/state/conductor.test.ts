@@ -138,6 +138,12 @@ describe('Conductor lockstep', () => {
     await tick();
     expect(c.getState().runs[0].nowPs).toBe(0);
     b.answer('seek', { ...frame(T - 1), reset: true });
+    // Shown in a task after the last answer's (its fold and the render are
+    // not one long task); nothing starts in between.
+    const sent = a.sent.length;
+    c.stepRtt();
+    expect(a.sent.length).toBe(sent);
+    await tick();
     await tick();
     expect(c.getState().displayPs).toBe(T);
     expect(c.getState().runs.map((r) => r.nowPs)).toEqual([T, T - 1]);

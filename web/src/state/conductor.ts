@@ -377,8 +377,9 @@ export class Conductor {
     void this.ask(i, req);
   }
 
+  /** No worker busy, no load or seek replaying, no time travel waiting to be shown. */
   private idle(): boolean {
-    return this.state.loaded && !this.state.seeking && !this.slots.some((s) => s.client.busy);
+    return this.state.loaded && !this.state.seeking && this.travelRuns === null && !this.slots.some((s) => s.client.busy);
   }
   private minReached(): number {
     return Math.min(...this.slots.map((s) => s.reachedPs));
@@ -522,6 +523,7 @@ export class Conductor {
 
   private async travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
     const t0 = performance.now();
+    const gen = this.generation;
     this.travelRuns = this.state.runs.slice();
     const ok = await this.lockstep((s) => {
       s.untilPs = tPs;
@@ -529,7 +531,14 @@ export class Conductor {
     });
     if (!ok) return;
     const ms = performance.now() - t0;
-    const runs = this.travelRuns ?? this.state.runs;
+    // Show the landed runs in a task of their own: the last frame was
+    // folded in the worker message's task (the lead-in's trace, up to
+    // 20,000 records), and rendering in that same task made it the page's
+    // longest (tests/e2e: no task over 50 ms while playing). Nothing else
+    // starts meanwhile: idle() is false while travelRuns is set.
+    await new Promise((r) => setTimeout(r, 0));
+    if (!this.current(gen) || this.travelRuns === null) return;
+    const runs = this.travelRuns;
     this.travelRuns = null;
     // Stepping back one event shows the time of the last event kept.
     const times = runs.map((r) => r.nowPs);
