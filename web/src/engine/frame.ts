@@ -52,22 +52,14 @@ export function traceLength(a: Float64Array): number {
   return checkWidth(a, TRACE_WIDTH, 'trace');
 }
 
-/** Decodes trace record `i` of the flat array `a`. */
+/**
+ * Decodes trace record `i` of the flat array `a`. The page decodes only
+ * the records it keeps (state/run.ts applyFrame): a frame after a seek
+ * holds up to 20,000 (the lead-in).
+ */
 export function traceRecord(a: Float64Array, i: number): TraceRecord {
   const o = i * TRACE_WIDTH;
   return { tPs: a[o], code: a[o + 1] as TraceCode, port: a[o + 2], flow: a[o + 3], seq: a[o + 4], packetKind: a[o + 5] as PacketKindCode, aux: a[o + 6], prio: a[o + 7], endPs: a[o + 8] };
-}
-
-/**
- * Decodes every trace record. A frame after a seek holds up to 20,000
- * (the lead-in); the page's per-frame fold (state/run.ts applyFrame)
- * reads the flat array instead and decodes only what it keeps.
- */
-export function decodeTrace(a: Float64Array): TraceRecord[] {
-  const n = traceLength(a);
-  const out: TraceRecord[] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = traceRecord(a, i);
-  return out;
 }
 
 /** Decodes completed-flow records. */

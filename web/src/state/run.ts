@@ -149,9 +149,12 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
   const portEvents = s.portEvents.filter((e) => displayPs - e.tPs < EVENT_LINGER_PS);
   let linkRates = s.linkRates;
   const control: TraceRecord[] = [];
+  // Records other than enqueues and dequeues (the notable events).
+  const notableAt: number[] = [];
   for (let i = 0, o = 0; i < n; i++, o += TRACE_WIDTH) {
     const code = a[o + 1];
     if (code === TraceCode.Enqueue || code === TraceCode.Dequeue) continue;
+    notableAt.push(i);
     if (code === TraceCode.Drop) {
       const aux = a[o + 6];
       portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'drop', reason: aux === 1 ? 'least urgent' : aux === 2 ? 'link down' : 'buffer full' });
@@ -165,13 +168,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
   const tail: TraceRecord[] = [];
   for (let i = Math.max(0, n - LOG_KEEP); i < n; i++) tail.push(traceRecord(a, i));
   const log = n ? s.log.concat(tail).slice(-LOG_KEEP) : s.log;
-  // The newest LOG_KEEP records other than enqueues and dequeues, oldest first.
-  const freshNotable: TraceRecord[] = [];
-  for (let i = n - 1, o = i * TRACE_WIDTH; i >= 0 && freshNotable.length < LOG_KEEP; i--, o -= TRACE_WIDTH) {
-    const code = a[o + 1];
-    if (code !== TraceCode.Enqueue && code !== TraceCode.Dequeue) freshNotable.push(traceRecord(a, i));
-  }
-  freshNotable.reverse();
+  const freshNotable = notableAt.slice(-LOG_KEEP).map((i) => traceRecord(a, i));
   const notable = freshNotable.length ? s.notable.concat(freshNotable).slice(-LOG_KEEP) : s.notable;
   let queued = 0;
   let maxPort = 0;
