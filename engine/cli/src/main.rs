@@ -268,7 +268,7 @@ const BENCHMARKS: &[(&str, &str, &str, Option<u64>)] = &[
     ("websearch-phost-10k", "websearch-leaf-spine.json", "phost", Some(10_000)),
     ("websearch-pdq-10k", "websearch-leaf-spine.json", "pdq", Some(10_000)),
     ("datamining-pfabric-10k", "datamining-leaf-spine.json", "pfabric", Some(10_000)),
-    ("incast-pfabric", "incast.json", "pfabric", None),
+    ("incast-pfabric", "incast-one-request.json", "pfabric", None),
     ("left-right-pase-10k", "pase-left-right.json", "pase", Some(10_000)),
 ];
 

@@ -192,10 +192,10 @@ fn run_splits_between_threads_with_the_same_bytes() {
         csvs.push((std::fs::read(&f).unwrap(), std::fs::read(&s).unwrap()));
     }
     assert!(csvs[0] == csvs[1], "the CSVs differ between 1 and 2 threads");
-    let o = dcsim(&["run", &scenario("incast.json"), "--threads", "2"]);
+    let o = dcsim(&["run", &scenario("incast-one-request.json"), "--threads", "2"]);
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("one thread: a closed-loop workload"));
-    let o = dcsim(&["run", &scenario("incast.json"), "--threads", "0"]);
+    let o = dcsim(&["run", &scenario("incast-one-request.json"), "--threads", "0"]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--threads"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -56,7 +56,7 @@ fn incast_requests_finish_near_the_ideal_80_ms() {
     // packets of 1500 B, so no scheme can finish sooner, and pFabric
     // reaches 81.1 ms at N = 50 (1.4% above). Both pFabric and DCTCP keep
     // the bottleneck busy with 1 request at a time; allow 3%.
-    let base = load("incast");
+    let base = load("incast-one-request");
     let mut jobs = Vec::new();
     for p in [ProtocolName::Pfabric, ProtocolName::Dctcp] {
         for n in [5u32, 10, 20, 30, 40, 50] {

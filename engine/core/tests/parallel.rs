@@ -145,7 +145,7 @@ fn what_cannot_be_split_says_why_and_runs_on_one_thread() {
     s.protocol = ProtocolName::Fastpass;
     let (_, how) = parallel::run(&s, 2, RunOptions::default()).unwrap();
     assert!(how.parts == 1 && how.reason.unwrap().contains("no faster"));
-    let (_, how) = parallel::run(&load("incast"), 2, RunOptions::default()).unwrap();
+    let (_, how) = parallel::run(&load("incast-one-request"), 2, RunOptions::default()).unwrap();
     assert!(how.parts == 1 && how.reason.unwrap().contains("closed-loop"));
     let mut rack = load("pase-testbed");
     rack.protocol = ProtocolName::Dctcp;

@@ -26,7 +26,7 @@ fn shipped() -> Vec<Scenario> {
     paths.sort();
     for p in paths {
         let mut s = Scenario::from_json(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        s.workload.flows = s.workload.flows.min(100);
+        common::cap_flows(&mut s, 100);
         out.push(s);
     }
     assert!(out.len() >= 15, "expected the shipped scenarios, found {}", out.len());

@@ -135,7 +135,7 @@ export const FIGURES: Figure[] = [
     y: { label: 'request completion time (ms)', column: 'mean_request_us', value: (s) => s.mean_request_us, scale: 1e-3, unit: ' ms', fromZero: false },
     small: { xs: [10, 50], note: '2 sender counts (4 runs)' },
     paper: { xs: [5, 10, 20, 30, 40, 50], note: '5 to 50 senders (12 runs)' },
-    scenario: (x) => matrix(bundled('incast'), { senders: x }),
+    scenario: (x) => matrix(bundled('incast-one-request'), { senders: x }),
   },
 ];
 

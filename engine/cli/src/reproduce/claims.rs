@@ -123,7 +123,7 @@ fn seamless(lab: &Lab, size: &Size) -> Option<Judged> {
 
 /// The incast scenario under `p` with `n` senders.
 fn incast(lab: &Lab, p: ProtocolName, n: f64) -> Scenario {
-    let mut s = with(&lab.scenario("incast"), p, f64::NAN);
+    let mut s = with(&lab.scenario("incast-one-request"), p, f64::NAN);
     if let MatrixSpec::Incast { senders, .. } = &mut s.workload.matrix {
         *senders = n as u32;
     }
@@ -721,7 +721,7 @@ const SEAMLESS: Setting = single(&["pfabric-seamless-switching"], "the same 5 fl
 /// The incast request over `quick` and `full` numbers of senders.
 const fn incast_setting(quick: &'static [f64], full: &'static [f64]) -> Setting {
     Setting {
-        scenarios: &["incast"],
+        scenarios: &["incast-one-request"],
         axis: "senders",
         quick: Size { flows: &[], seeds: &[1], xs: quick },
         full: Size { flows: &[], seeds: &[1], xs: full },
