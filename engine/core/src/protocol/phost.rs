@@ -285,8 +285,8 @@ impl Phost {
         let times = |k: f64| mtu_time.iter().map(|m| scaled(*m, k)).collect::<Vec<_>>();
         let times = HostTimes {
             token_interval: times(p.token_interval_bytes as f64 / MTU as f64),
-            downgrade: times(p.downgrade_mtu),
-            receiver_timeout: times(p.receiver_timeout_mtu),
+            downgrade: times(p.downgrade_mtu()),
+            receiver_timeout: times(p.receiver_timeout_mtu()),
             token_ttl: times(p.token_ttl_mtu),
             ps_per_byte: vec![u64::MAX; mtu_time.len()],
         };
