@@ -831,7 +831,8 @@ pub struct PhostParams {
     /// come from (see [`PhostProfile`]): `paper` (8 and 24, pHost section
     /// 4.1) or `authors_scripts` (25 and 9, the scripts that produced the
     /// paper's figures). A field given here overrides its profile.
-    /// Default `authors_scripts`.
+    /// Default `paper`: where the paper states a setting, it is the
+    /// default (issue 28).
     #[serde(default, deserialize_with = "phost_profile")]
     #[schemars(with = "PhostProfile")]
     pub profile: PhostProfile,
@@ -842,7 +843,7 @@ pub struct PhostParams {
     /// `capability_window_timeout: 25` in NetSys/simulator
     /// py/run_experiments.py).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "f64", extend("default" = 25.0))]
+    #[schemars(with = "f64", extend("default" = 8.0))]
     pub downgrade_mtu: Option<f64>,
     /// Once every packet has been named by a token, the destination waits
     /// this many MTU-times before naming missing packets again (pHost
@@ -851,7 +852,7 @@ pub struct PhostParams {
     /// transmission time"; `authors_scripts` 9:
     /// `capability_resend_timeout: 9` in the same script).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "f64", extend("default" = 9.0))]
+    #[schemars(with = "f64", extend("default" = 24.0))]
     pub receiver_timeout_mtu: Option<f64>,
     /// Flows of at most this many packets send data at the second priority,
     /// longer ones at the third (section 3.3). The paper does not give the
@@ -898,12 +899,12 @@ pub enum PhostProfile {
     /// 1.5x, source downgrade time to be 8x and timeout to be 24xMTU-sized
     /// packet transmission time": downgrade 8, receiver timeout 24
     /// MTU-times (the token expiry, 1.5, is `token_ttl_mtu` in both).
+    #[default]
     Paper,
     /// The pHost authors' experiment scripts, which produced the paper's
     /// figures (NetSys/simulator py/run_experiments.py:
     /// `capability_window_timeout: 25`, `capability_resend_timeout: 9`):
     /// downgrade 25, receiver timeout 9 MTU-times.
-    #[default]
     AuthorsScripts,
 }
 
@@ -1397,6 +1398,8 @@ mod tests {
         assert_eq!((p.phost.downgrade_mtu(), p.phost.receiver_timeout_mtu()), (8.0, 30.0));
         let p = params(r#"{"phost":{"profile":"authors_scripts","downgrade_mtu":12}}"#).unwrap();
         assert_eq!((p.phost.downgrade_mtu(), p.phost.receiver_timeout_mtu()), (12.0, 9.0));
+        let d = PhostParams::default();
+        assert_eq!((d.profile, d.downgrade_mtu(), d.receiver_timeout_mtu()), (PhostProfile::Paper, 8.0, 24.0), "the paper's setting is the default");
         let v = serde_json::to_value(PhostParams::default()).unwrap();
         assert!(v.get("downgrade_mtu").is_none() && v.get("receiver_timeout_mtu").is_none(), "{v}");
         for (json, needle) in [
