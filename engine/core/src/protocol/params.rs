@@ -854,6 +854,19 @@ pub struct PhostParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "f64", extend("default" = 24.0))]
     pub receiver_timeout_mtu: Option<f64>,
+    /// Whether data packets carry pHost's data priorities (section 3.3:
+    /// short flows' data at the second level, long flows' at the third).
+    /// Default true. False puts every data packet at one priority, the
+    /// second level, below the control packets (RTS, tokens, ACKs), which
+    /// stay at the highest: pHost section 4.4, for the multi-tenant
+    /// experiment (Figure 11), "Additionally we turn off data packet
+    /// priorities (all packets go at the same priority) and remove 'free
+    /// token'" (that experiment also sets `free_tokens` to 0). Keeping
+    /// control above data is this project's reading: the quote is about
+    /// data packets, and a token or RTS behind data would only delay the
+    /// tokens the fair policy hands out.
+    #[serde(default = "d_true")]
+    pub data_priorities: bool,
     /// Flows of at most this many packets send data at the second priority,
     /// longer ones at the third (section 3.3). The paper does not give the
     /// threshold; default 69 packets (about 100 KB, the papers' short-flow
