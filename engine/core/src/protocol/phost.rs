@@ -258,9 +258,10 @@ pub struct Phost {
 }
 
 /// Data priority (strict-priority sub-queue) of a flow of `pkts` packets:
-/// control is 0, short flows 1, long flows 2 (pHost section 3.3).
+/// control is 0, short flows 1, long flows 2 (pHost section 3.3); with
+/// `data_priorities` off every flow's data is 1 (section 4.4).
 pub fn data_class(p: &PhostParams, pkts: u32) -> u8 {
-    if pkts <= p.short_flow_packets { 1 } else { 2 }
+    if pkts <= p.short_flow_packets || !p.data_priorities { 1 } else { 2 }
 }
 
 /// Free tokens of a flow of `pkts` packets: all its packets when it fits
@@ -285,8 +286,8 @@ impl Phost {
         let times = |k: f64| mtu_time.iter().map(|m| scaled(*m, k)).collect::<Vec<_>>();
         let times = HostTimes {
             token_interval: times(p.token_interval_bytes as f64 / MTU as f64),
-            downgrade: times(p.downgrade_mtu),
-            receiver_timeout: times(p.receiver_timeout_mtu),
+            downgrade: times(p.downgrade_mtu()),
+            receiver_timeout: times(p.receiver_timeout_mtu()),
             token_ttl: times(p.token_ttl_mtu),
             ps_per_byte: vec![u64::MAX; mtu_time.len()],
         };
@@ -830,6 +831,35 @@ mod tests {
         h.at(t, |x, io| x.on_packet(answer(tokens[7].1.seq, 7), io));
         let more = h.run_timers(t + SimTime::from_ps(2 * MTU_PS));
         assert!(!more.is_empty() && more[0].0 == t, "an answer to the 8th token frees the flow at once: {more:?}");
+    }
+
+    #[test]
+    fn without_data_priorities_every_data_packet_goes_at_one_level_below_control() {
+        // pHost section 4.4: "we turn off data packet priorities (all
+        // packets go at the same priority)". A 5-packet and a 100-packet
+        // flow (short and long: 69 packets is the threshold) from host 0
+        // get tokens and send; the data's sub-queue is 2 for the long flow
+        // with priorities, 1 for both without; control stays at 0.
+        for (json, long_class) in [(r#"{"free_tokens":0}"#, 2u8), (r#"{"free_tokens":0,"data_priorities":false}"#, 1)] {
+            let mut h = harness(json);
+            for (f, pkts) in [(0u32, 5u64), (1, 100)] {
+                h.at(SimTime::ZERO, |x, io| { let f = flow(f, 0, 20 + f, pkts); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+                let hd = PhostHeader { token: 0, count: pkts as u32, tenant: 0, class: 0, msg: PhostMsg::Rts };
+                let rts = Phost::control(FlowId(f), NodeId(0), NodeId(20 + f), 0, hd, PacketKind::Control);
+                h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
+            }
+            let tokens = h.run_timers(SimTime::from_ps(2 * MTU_PS));
+            assert!(tokens.len() >= 2 && tokens.iter().all(|(_, t)| t.kind == PacketKind::Control && t.class == 0), "tokens at the highest priority");
+            let mut data = Vec::new();
+            for (at, t) in tokens {
+                data.extend(h.at(at, |x, io| x.on_packet(t, io)));
+            }
+            data.extend(h.run_timers(SimTime::from_ps(10 * MTU_PS)).into_iter().map(|x| x.1));
+            let mut classes: Vec<(u32, u8)> = data.iter().filter(|p| p.kind == PacketKind::Data).map(|p| (p.flow.0, p.class)).collect();
+            classes.sort();
+            classes.dedup();
+            assert_eq!(classes, vec![(0, 1), (1, long_class)], "{json}");
+        }
     }
 
     #[test]
