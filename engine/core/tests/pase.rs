@@ -331,15 +331,29 @@ fn intra_rack_flows_never_await_arbitration() {
     assert_eq!(a.records, b.records);
 }
 
-#[test]
-fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
-    // One rack of 3 hosts, 2 queues (the lowest is 1). Two long flows from
-    // host 0 to host 1 start at time zero: the 1 MB one is in the top
-    // queue at line rate, the 2 MB one in the lowest (ADH = C), where its
-    // packets wait behind the first flow's far longer than a timeout.
+/// What a flow kept in the lowest queue does while a top-queue flow runs:
+/// one rack of 3 hosts, 2 queues (the lowest is 1); two long flows from
+/// host 0 to host 1 start at time zero: the 1 MB one is in the top queue at
+/// line rate, the 2 MB one in the lowest (ADH = C), where its packets wait
+/// behind the first flow's far longer than a timeout.
+struct LowestQueueRun {
+    /// Times of the low flow's probes.
+    probes: Vec<u64>,
+    /// Its queues while the top flow runs.
+    low_decisions: Vec<u8>,
+    /// When the top flow finished.
+    high_done: u64,
+    /// Its timeouts that retransmitted data.
+    timeouts: u32,
+    /// Its probe interval, ps.
+    interval: u64,
+}
+
+fn lowest_queue_run(probing: bool) -> LowestQueueRun {
     let mut s = load("pase-testbed");
     s.topology = dcsim_core::net::topology::TopologySpec::SingleRack { hosts: 3, link_gbps: 1.0, propagation_ns: 62_500.0, switch_delay_ns: 0.0 };
     s.params.pase.queues = 2;
+    s.params.pase.probing = probing;
     // A timeout shorter than the round trip: a window sender would time out
     // on every packet that waits; in the lowest queue it only probes.
     s.params.pase.min_rto_us = 100.0;
@@ -371,22 +385,36 @@ fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
             break;
         }
     }
-    let high_done = high_done.expect("the top-queue flow finishes");
-    assert!(!low_decisions.is_empty() && low_decisions.iter().all(|&q| q == 1), "the 2 MB flow stays in the lowest queue while the 1 MB one runs: {low_decisions:?}");
     assert!(sim.proto.win.sender_done(low), "the low flow finishes once promoted");
-    let before: Vec<u64> = probes.iter().copied().filter(|&t| t < high_done).collect();
+    LowestQueueRun { probes, low_decisions, high_done: high_done.expect("the top-queue flow finishes"), timeouts, interval: interval.expect("the low flow ran") }
+}
+
+#[test]
+fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
+    let r = lowest_queue_run(true);
+    assert!(!r.low_decisions.is_empty() && r.low_decisions.iter().all(|&q| q == 1), "the 2 MB flow stays in the lowest queue while the 1 MB one runs: {:?}", r.low_decisions);
+    let before: Vec<u64> = r.probes.iter().copied().filter(|&t| t < r.high_done).collect();
     // About 8 ms in the lowest queue: a probe whenever a timeout fires (the
     // 100 us timeout, stretched to one probe interval after progress),
     // never two within one probe interval (one base RTT). (The top flow's
     // window is just under a BDP, so the low flow's packet mostly slips
     // through within a round trip: a few probes, measured 4.)
     assert!(before.len() >= 3, "{} probes while waiting", before.len());
-    let interval = interval.expect("the low flow ran");
-    for w in probes.windows(2) {
-        assert!(w[1] - w[0] >= interval, "probes {} ps apart (interval {interval} ps)", w[1] - w[0]);
+    for w in r.probes.windows(2) {
+        assert!(w[1] - w[0] >= r.interval, "probes {} ps apart (interval {} ps)", w[1] - w[0], r.interval);
     }
     // A timeout that retransmits data is traced as a Timeout; probes are not.
-    assert_eq!(timeouts, 0, "no data retransmitted on a timeout");
+    assert_eq!(r.timeouts, 0, "no data retransmitted on a timeout");
+}
+
+#[test]
+fn without_probing_the_lowest_queue_retransmits_full_packets() {
+    // PASE 4.3.2 compares probing with its absence: a flow in the lowest
+    // queue then times out and retransmits data, and sends no probe.
+    let r = lowest_queue_run(false);
+    assert!(r.low_decisions.iter().all(|&q| q == 1), "{:?}", r.low_decisions);
+    assert!(r.probes.is_empty(), "{} probes with probing off", r.probes.len());
+    assert!(r.timeouts >= 3, "{} data retransmissions on timeouts while waiting", r.timeouts);
 }
 
 #[test]

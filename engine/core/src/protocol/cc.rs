@@ -248,6 +248,8 @@ pub struct PaseHost {
     pub dctcp: Dctcp,
     /// The lowest queue's window grows as an intermediate queue's.
     pub lowest_grows: bool,
+    /// The lowest queue probes instead of retransmitting (`probing`).
+    pub probing: bool,
 }
 
 impl CongestionControl for PaseHost {
@@ -263,14 +265,14 @@ impl CongestionControl for PaseHost {
     fn progress_wait(&self, s: &Sender) -> SimTime {
         // No timeout (hence no probe) sooner than one probe interval after
         // progress in the lowest queue.
-        if s.mode == PaseMode::Lowest {
+        if s.mode == PaseMode::Lowest && self.probing {
             s.rto.max(s.probe_interval)
         } else {
             s.rto
         }
     }
     fn probes_instead_of_retransmitting(&self, s: &Sender) -> bool {
-        s.mode == PaseMode::Lowest
+        self.probing && s.mode == PaseMode::Lowest
     }
 }
 

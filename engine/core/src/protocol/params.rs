@@ -1168,6 +1168,14 @@ pub struct PaseParams {
     /// base RTTs (section 7: once per RTT). Default 1.
     #[serde(default = "d_one")]
     pub probe_interval_rtts: f64,
+    /// Whether a flow in the lowest queue probes: on a timeout it sends a
+    /// header-only probe once per probe interval instead of retransmitting
+    /// a full packet (PASE section 4.3.2: "flows mapped to the lowest
+    /// priority queue send a header-only probe packet every RTT rather than
+    /// a full-sized packet"). Default true; false is the paper's comparison
+    /// without probing.
+    #[serde(default = "d_true")]
+    pub probing: bool,
     /// A flow's demand is min(line rate, remaining bytes / base RTT) (true),
     /// or its line rate (false, the default). A choice: the paper lets a
     /// flow state its demand; on the testbed setting the line rate gives

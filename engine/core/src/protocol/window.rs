@@ -104,7 +104,7 @@ impl WindowConfig {
     pub fn pase(p: &PaseParams, spraying: bool) -> Self {
         let d = p.dctcp_part();
         let control = match p.rate_control {
-            PaseRateControl::Pase => Controller::Pase(PaseHost { dctcp: Dctcp::new(&d), lowest_grows: p.lowest_queue_grows }),
+            PaseRateControl::Pase => Controller::Pase(PaseHost { dctcp: Dctcp::new(&d), lowest_grows: p.lowest_queue_grows, probing: p.probing }),
             PaseRateControl::Dctcp => Controller::Dctcp(Dctcp::new(&d)),
         };
         Self::dctcp_like(control, &d, spraying)
