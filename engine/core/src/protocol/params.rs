@@ -716,12 +716,15 @@ pub struct FastpassParams {
     /// with very short epochs its own link, not the fabric, limits the run.
     #[serde(default = "d_fp_epoch")]
     pub epoch_slots: u32,
-    /// Idle time at the end of every epoch, in timeslots. Data fills a
-    /// receiver's link completely in a run of slots, so the control packets
-    /// that reach the same host (grants, requests, ACKs) need room to drain;
-    /// the pHost authors' simulator makes an epoch 8.5 MTU times for 8
-    /// packets (`fastpass_epoch_time`): 0.5.
-    #[serde(default = "d_half")]
+    /// Idle time at the end of every epoch, in timeslots. Default 0: the
+    /// pHost paper (section 4.1) evaluates Fastpass with "an epoch size of
+    /// 8 packets (Fastpass makes scheduling decisions every epoch with a
+    /// recommended epoch interval of 8 MTU transmission times)", an epoch
+    /// of exactly `epoch_slots` slots. 0.5 is the pHost authors' simulator,
+    /// which makes an epoch 8.5 MTU times for 8 packets
+    /// (`fastpass_epoch_time`): a guard in which the control packets that
+    /// reach a receiver fed in every slot (grants, requests, ACKs) drain.
+    #[serde(default = "d_zero")]
     pub epoch_guard_slots: f64,
     /// The host the arbiter runs on (0 to hosts - 1). The arbiter shares
     /// that host's NIC and link: requests reach it and grants leave it over
