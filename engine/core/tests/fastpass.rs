@@ -49,9 +49,27 @@ fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
     // Web search at load 0.8, all-to-all on 144 hosts: while flows arrive,
     // dozens of hosts send in the same slot and many more want to, so the
     // arbiter resolves conflicts in every slot (the busiest slot is checked
-    // below).
+    // below). With the pHost authors' guard of half a slot per epoch the
+    // packets also leave the NICs in their slots; without a guard (the
+    // default, the pHost paper's 8-MTU epoch) the arbiter's slots are
+    // still matchings, but a source's NIC also sends the control packets
+    // of the flows it receives, their delay carries over from epoch to
+    // epoch, and now and then a packet leaves in a later slot than granted
+    // (measured: 1 of 552,474, a destination sent two packets in one slot;
+    // 0 of 552,342 with the guard).
+    let (late, sent) = matching_run(0.0);
+    assert!(late * 1000 <= sent, "without a guard {late} of {sent} packets left outside their slot");
+    assert_eq!(matching_run(0.5).0, 0, "with the authors' guard every packet leaves in its slot");
+}
+
+/// The matching checks on a loaded run with guard `guard` (see the test
+/// above); returns the data packets that left a NIC outside their slot
+/// (in the guard, or in a slot where their source or destination already
+/// had one) and the packets that left the NICs.
+fn matching_run(guard: f64) -> (usize, usize) {
     let mut s = websearch(400);
     s.workload.load = 0.8;
+    s.params.fastpass.epoch_guard_slots = guard;
     let net = build(&s.topology);
     let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
     let cfg = sim_config(&s, &gen, &net, true);
@@ -99,12 +117,18 @@ fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
     // When the packets actually left the NICs: each inside one slot of an
     // epoch (never in the guard), one per source and one per destination.
     // The arbiter's own host is left out: its grants go ahead of its data
-    // on its NIC, so its packets can leave later than their slots.
-    assert_eq!(nic_sends.len(), sends.len());
+    // on its NIC, so its packets can leave later than their slots. Every
+    // packet sent left its NIC, or was dropped there, or was still in the
+    // network when the last flow completed (a packet sent again whose
+    // first copy got through).
+    let (nic_drops, left) = (sim.counters.data_dropped[0], sim.counters.data_in_flight);
+    eprintln!("data packets dropped at the sources' NICs: {nic_drops}; in the network at the end: {left}");
+    assert!(nic_sends.len() as u64 + nic_drops + left >= sends.len() as u64 && nic_sends.len() <= sends.len());
+    assert!((nic_drops + left) * 1000 < sends.len() as u64, "{nic_drops} NIC drops, {left} left");
     let arbiter = NodeId(params.arbiter_host);
     let mut by_src = HashSet::new();
     let mut by_dst = HashSet::new();
-    let mut checked = 0;
+    let (mut checked, mut late) = (0, Vec::new());
     for &(t, flow, src) in &nic_sends {
         let (fsrc, dst) = flows[&flow.0];
         assert_eq!(fsrc, src.0);
@@ -113,13 +137,19 @@ fn every_timeslot_is_a_matching_on_a_loaded_all_to_all_run() {
         }
         let (e, r) = (t / epoch, t % epoch);
         let i = r / slot;
-        assert!(i < params.epoch_slots as u64, "host {} sent at {t} ps, in the guard of epoch {e}", src.0);
         let global = e * params.epoch_slots as u64 + i;
-        assert!(by_src.insert((global, src.0)), "host {} put two packets on the wire in slot {global}", src.0);
-        assert!(by_dst.insert((global, dst)), "host {dst} was sent two packets in slot {global}");
         checked += 1;
+        if i >= params.epoch_slots as u64 {
+            late.push(format!("host {} sent at {t} ps, in the guard of epoch {e}", src.0));
+        } else if !by_src.insert((global, src.0)) {
+            late.push(format!("host {} put two packets on the wire in slot {global}", src.0));
+        } else if !by_dst.insert((global, dst)) {
+            late.push(format!("host {dst} was sent two packets in slot {global}"));
+        }
     }
     assert!(checked > sends.len() * 9 / 10, "checked {checked} of {}", sends.len());
+    eprintln!("guard {guard}: {} of {} packets left their NIC outside their slot{}", late.len(), nic_sends.len(), late.first().map_or(String::new(), |x| format!(" (first: {x})")));
+    (late.len(), nic_sends.len())
 }
 
 #[test]

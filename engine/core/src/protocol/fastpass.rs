@@ -6,9 +6,10 @@
 //!   host link rate (Fastpass section 3), grouped into epochs of
 //!   `epoch_slots` slots (8: PROTOCOLS.md section 6, the pHost authors'
 //!   simulator's `FASTPASS_EPOCH_PKTS`) followed by an idle guard of
-//!   `epoch_guard_slots` (0.5: that simulator's epoch is 8.5 MTU times).
-//!   Without the guard a receiver fed in every slot has no time to drain
-//!   the control packets that also reach it, and its ToR port overflows.
+//!   `epoch_guard_slots` (default 0, the pHost paper's "epoch interval of
+//!   8 MTU transmission times"; 0.5 is that simulator's epoch of 8.5 MTU
+//!   times). Without a guard a receiver fed in every slot has no idle
+//!   time in which the control packets that also reach it drain.
 //!   Epoch `e` starts at `e * epoch`, slot `i` of it `i` slots later; every
 //!   host knows the arbiter's clock (`clock_skew_ns` = 0: perfect
 //!   synchronization, pHost's best case).

@@ -100,6 +100,7 @@ defaults! {
     d_pdq_et_rate: f64 = 0.9;
     d_pdq_et_rtts: f64 = 1.0;
     d_d3_life: f64 = 4.0;
+    d_count_life: f64 = 10.0;
 }
 
 /// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
@@ -493,6 +494,34 @@ pub struct RcpParams {
     /// only now and then and its release only one of them. A choice: 4.
     #[serde(default = "d_d3_life")]
     pub d3_allocation_lifetime_rtts: f64,
+    /// RCP only: every port counts the flows crossing it exactly and uses
+    /// that number N where standard RCP uses its estimate N^ = C / R.
+    /// Default false (standard RCP). PDQ section 5 (its RCP baseline):
+    /// "We implement RCP [10] and optimize it by counting the exact number
+    /// of flows at switches. We found this improves the performance by
+    /// converging to the fair share rate more quickly, significantly
+    /// reducing the number of packet drops when encountering a sudden large
+    /// influx of new flows". The paper says no more; the rest is this
+    /// project's reading: a flow enters a port's count with its first
+    /// packet there (data or rate refresh) and leaves it with a 40-B FIN
+    /// its sender sends once every byte is acknowledged (or the flow is
+    /// given up), or after `count_flows_lifetime_rtts` without a packet
+    /// there (a lost FIN; with per-packet spraying a FIN crosses one spine
+    /// of several). The rate update is R <- R + (T/d) (alpha (C - y) -
+    /// beta q / d) / N, RCP's equation with N for N^; when a flow enters,
+    /// R is capped at C / N at once, so that a sudden influx is not sent
+    /// at the old rate for the control intervals the equation needs; an
+    /// idle port restarts at C / N instead of C.
+    #[serde(default)]
+    pub count_flows: bool,
+    /// RCP with `count_flows`: a port stops counting a flow it has seen no
+    /// packet of for this many RTTs (`rtt_us`). A sending flow's packets
+    /// (data, or a rate refresh each RTT when its pacing gap is longer)
+    /// cross every port of its path at least about once per RTT; with
+    /// per-packet spraying over k spines a spine sees each flow about every
+    /// k RTTs. A choice: 10 (the leaf-spine default has 4 spines).
+    #[serde(default = "d_count_life")]
+    pub count_flows_lifetime_rtts: f64,
 }
 impl Default for RcpParams {
     fn default() -> Self {
@@ -716,12 +745,15 @@ pub struct FastpassParams {
     /// with very short epochs its own link, not the fabric, limits the run.
     #[serde(default = "d_fp_epoch")]
     pub epoch_slots: u32,
-    /// Idle time at the end of every epoch, in timeslots. Data fills a
-    /// receiver's link completely in a run of slots, so the control packets
-    /// that reach the same host (grants, requests, ACKs) need room to drain;
-    /// the pHost authors' simulator makes an epoch 8.5 MTU times for 8
-    /// packets (`fastpass_epoch_time`): 0.5.
-    #[serde(default = "d_half")]
+    /// Idle time at the end of every epoch, in timeslots. Default 0: the
+    /// pHost paper (section 4.1) evaluates Fastpass with "an epoch size of
+    /// 8 packets (Fastpass makes scheduling decisions every epoch with a
+    /// recommended epoch interval of 8 MTU transmission times)", an epoch
+    /// of exactly `epoch_slots` slots. 0.5 is the pHost authors' simulator,
+    /// which makes an epoch 8.5 MTU times for 8 packets
+    /// (`fastpass_epoch_time`): a guard in which the control packets that
+    /// reach a receiver fed in every slot (grants, requests, ACKs) drain.
+    #[serde(default = "d_zero")]
     pub epoch_guard_slots: f64,
     /// The host the arbiter runs on (0 to hosts - 1). The arbiter shares
     /// that host's NIC and link: requests reach it and grants leave it over
@@ -1275,7 +1307,8 @@ fn rcp_like(proto: &str, r: &RcpParams) -> Result<(), String> {
     positive(&format!("{proto}.control_interval_us"), r.control_interval_us)?;
     positive(&format!("{proto}.rtt_us"), r.rtt_us)?;
     positive(&format!("{proto}.rto_us"), r.rto_us)?;
-    positive(&format!("{proto}.d3_allocation_lifetime_rtts"), r.d3_allocation_lifetime_rtts)
+    positive(&format!("{proto}.d3_allocation_lifetime_rtts"), r.d3_allocation_lifetime_rtts)?;
+    positive(&format!("{proto}.count_flows_lifetime_rtts"), r.count_flows_lifetime_rtts)
 }
 
 impl ProtocolParams {
@@ -1310,6 +1343,9 @@ impl ProtocolParams {
         at_least("pfabric.probe_after_timeouts", p.probe_after_timeouts as u64, 1)?;
         rcp_like("rcp", &self.rcp)?;
         rcp_like("d3", &self.d3)?;
+        if self.d3.count_flows {
+            return Err("params.d3.count_flows: RCP only (D3's ports already keep every flow's allocation); set params.rcp.count_flows".into());
+        }
         let q = &self.pdq;
         at_least("pdq.buffer_bytes", q.buffer_bytes, 1500)?;
         positive("pdq.rto_us", q.rto_us)?;

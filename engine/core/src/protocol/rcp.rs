@@ -15,6 +15,14 @@
 //!   to a trickle hears at once when its path frees up, and it reschedules
 //!   its next packet when the rate rises.
 //!
+//! * Exact flow counting (`count_flows`, off by default; PDQ section 5's
+//!   RCP baseline "count[s] the exact number of flows at switches"): each
+//!   port counts the flows whose packets cross it, from a flow's first
+//!   packet there to its FIN (sent once every byte is acknowledged) or
+//!   `count_flows_lifetime_rtts` without a packet, caps its rate at C / N
+//!   when a flow enters, and updates R <- R + (T/d) (alpha (C - y) -
+//!   beta q / d) / N, the equation above with the count N for C / R.
+//!
 //! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
@@ -29,6 +37,7 @@ use crate::trace::{ControlEvent, TraceKind};
 use super::scoreboard::Scoreboard;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
+use std::collections::BTreeMap;
 
 /// RCP timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,19 +228,23 @@ pub struct Rcp {
     /// Per-port fair rates.
     pub ports: Vec<RcpPort>,
     capacity: Vec<f64>,
+    /// `count_flows`: per port, the flows it counts, each with the time of
+    /// its last packet there (empty without `count_flows`).
+    counted: Vec<BTreeMap<u32, SimTime>>,
 }
 
 impl Rcp {
     /// RCP on a network whose ports have the given rates.
     pub fn new(p: RcpParams, port_rates_bps: Vec<f64>) -> Self {
         Rcp {
-            p,
             senders: FlowTable::default(),
             receivers: FlowTable::default(),
             ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false }).collect(),
+            counted: if p.count_flows { vec![BTreeMap::new(); port_rates_bps.len()] } else { Vec::new() },
             capacity: port_rates_bps,
             d3: None,
             nic_bps: 0.0,
+            p,
         }
     }
 
@@ -241,6 +254,9 @@ impl Rcp {
     /// rate and the queue), and data packets are paced at the allocation.
     pub fn d3(p: RcpParams, port_rates_bps: Vec<f64>, nic_bps: f64) -> Self {
         let n = port_rates_bps.len();
+        // D3 keeps every flow's allocation itself (validation refuses
+        // `params.d3.count_flows`).
+        let p = RcpParams { count_flows: false, ..p };
         Rcp { d3: Some(vec![D3Port::default(); n]), nic_bps, ..Rcp::new(p, port_rates_bps) }
     }
 
@@ -259,13 +275,54 @@ impl Rcp {
         self.senders.retire(flow.idx());
     }
 
-    /// D3: a header-only packet releasing the flow's allocations.
+    /// A header-only FIN: D3's release of the flow's allocations, or with
+    /// `count_flows` the end of the flow at the ports that count it.
     fn d3_release(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
         let s = self.sender(flow);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, u32::MAX, HEADER);
         p.rank = d3_rank::FIN;
         p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
         io.send(p);
+    }
+
+    /// The sender is done with `flow` (every byte acknowledged, or given
+    /// up): D3 and RCP counting flows send the FIN.
+    fn send_fin(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) {
+        if self.d3.is_some() || self.p.count_flows {
+            self.d3_release(flow, io);
+        }
+    }
+
+    /// `count_flows`: the number of flows `port` counts now, at least 1
+    /// (after forgetting those not seen for the lifetime).
+    fn flows_at(&mut self, port: usize, now: SimTime) -> usize {
+        let life = SimTime::from_us_f64(self.p.rtt_us * self.p.count_flows_lifetime_rtts);
+        let since = now.saturating_sub(life);
+        let c = &mut self.counted[port];
+        c.retain(|_, &mut seen| seen >= since);
+        c.len().max(1)
+    }
+
+    /// `count_flows`: packet `p` of a flow enters `port`. A FIN ends the
+    /// flow's count there; a flow's first packet there adds it and caps
+    /// the port's rate at C / N, so that the packet, and every packet
+    /// after it, carries at most the new fair share.
+    fn count(&mut self, port: PortId, p: &Packet, io: &mut Io<RcpTimer>) {
+        let i = port.idx();
+        if p.kind == PacketKind::Control && p.rank == d3_rank::FIN {
+            self.counted[i].remove(&p.flow.0);
+            return;
+        }
+        if self.counted[i].insert(p.flow.0, io.now).is_some() {
+            return;
+        }
+        let n = self.flows_at(i, io.now);
+        let fair = self.capacity[i] / n as f64;
+        let st = &mut self.ports[i];
+        if st.rate_bps > fair {
+            st.rate_bps = fair;
+            io.trace(|| TraceKind::LinkRate { port, rate_bps: fair });
+        }
     }
 
     /// D3: quench the flow.
@@ -373,9 +430,7 @@ impl Protocol for Rcp {
                 let Some(s) = self.senders.get_mut(flow.idx()) else { return };
                 let progress = s.sb.on_ack(h.cum_ack, h.sack) > 0;
                 if s.sb.done() {
-                    if d3 {
-                        self.d3_release(flow, io);
-                    }
+                    self.send_fin(flow, io);
                     // Every byte acknowledged (so received): forget the flow.
                     self.retire(flow);
                     return;
@@ -408,10 +463,9 @@ impl Protocol for Rcp {
         if self.senders.get(flow.idx()).is_none() {
             return false;
         }
-        if self.d3.is_some() {
-            // D3: the switches return the flow's allocation.
-            self.d3_release(flow, io);
-        }
+        // D3: the switches return the flow's allocation; RCP counting
+        // flows: they stop counting it.
+        self.send_fin(flow, io);
         self.retire(flow);
         true
     }
@@ -488,12 +542,26 @@ impl Protocol for Rcp {
                     d3[i].expire(io.now.saturating_sub(life));
                 }
                 if st.input_bytes == 0 && q == 0.0 {
-                    // Idle link: back to full rate, no more updates until traffic.
-                    st.rate_bps = c;
+                    // Idle link: back to full rate (counting flows: the
+                    // fair share of those it still counts), no more updates
+                    // until traffic.
                     st.armed = false;
+                    st.rate_bps = c;
+                    if self.p.count_flows {
+                        let n = self.flows_at(i, io.now);
+                        self.ports[i].rate_bps = c / n as f64;
+                    }
                     return;
                 }
-                let r = st.rate_bps * (1.0 + (t_s / d) * (self.p.alpha * (c - y) - self.p.beta * q / d) / c);
+                let spare = (t_s / d) * (self.p.alpha * (c - y) - self.p.beta * q / d);
+                let r = if self.p.count_flows {
+                    // RCP's update with the exact count N for N^ = C / R.
+                    let r = st.rate_bps;
+                    r + spare / self.flows_at(i, io.now) as f64
+                } else {
+                    st.rate_bps * (1.0 + spare / c)
+                };
+                let st = &mut self.ports[i];
                 st.rate_bps = r.clamp(c / 1000.0, c);
                 st.input_bytes = 0;
                 let rate = st.rate_bps;
@@ -504,6 +572,9 @@ impl Protocol for Rcp {
     }
 
     fn on_port_enqueue(&mut self, port: PortId, p: &mut Packet, io: &mut Io<RcpTimer>) {
+        if self.p.count_flows && matches!(p.kind, PacketKind::Data | PacketKind::Control) {
+            self.count(port, p, io);
+        }
         let st = &mut self.ports[port.idx()];
         st.input_bytes += p.size as u64;
         if let (PacketKind::Data | PacketKind::Control, Header::Rcp(h)) = (p.kind, &mut p.header) {
