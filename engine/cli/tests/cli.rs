@@ -542,3 +542,15 @@ fn the_default_jobs_are_the_cpus_slurm_gave_never_more_than_the_cores_allowed() 
     }
     assert!(said(&[], &[]).contains(&format!("up to {cores} at a time (the {cores} core")));
 }
+
+#[test]
+fn the_cluster_page_shows_the_tested_sbatch_script_as_it_is() {
+    // docs/cluster.md quotes the script tests/cluster/slurm.sh submits.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = std::fs::read_to_string(root.join("scripts/slurm/sweep.sbatch")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/cluster.md")).unwrap();
+    assert!(page.contains(&format!("```bash\n{script}```\n")), "docs/cluster.md does not show scripts/slurm/sweep.sbatch as it is");
+    // And the script relies on the --jobs default, not on a variable
+    // Slurm sets only with --cpus-per-task.
+    assert!(script.lines().filter(|l| !l.starts_with('#')).all(|l| !l.contains("--jobs")), "{script}");
+}
