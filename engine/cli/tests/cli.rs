@@ -295,10 +295,11 @@ fn three_shards_merged_give_the_unsharded_sweeps_bytes() {
     let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
     let lost = plan["runs"][5]["file"].as_str().unwrap();
     std::fs::remove_file(dir.join(lost)).unwrap();
-    fails_with(&["sweep", "merge", d], &["1 of 8 runs have no result", "run 6 of 8 (protocol dctcp, load 0.3, seed 2", lost]);
+    fails_with(&["sweep", "merge", d], &["1 of 8 runs has no result", "run 6 of 8 (protocol dctcp, load 0.3, seed 2", lost]);
     // Shard 3 of 3 holds run 6 (k = 5: 5 mod 3 = 2) and redoes only it.
     let o = dcsim(&[&["sweep", &ws][..], &GRID, &["--shard", "3/3", "--out-dir", d, "--skip-existing"]].concat());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("1 runs done, 1 already there"), "{}", String::from_utf8_lossy(&o.stderr));
+    // One run: "1 run", not "1 runs".
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 run done, 1 already there"), "{}", String::from_utf8_lossy(&o.stderr));
     let o = dcsim(&["sweep", "merge", d]);
     assert_eq!(o.stdout, std::fs::read(&whole).unwrap());
 
@@ -371,4 +372,185 @@ fn the_plan_runs_under_xargs_and_gnu_parallel_as_the_readme_says() {
         assert!(o.status.success(), "{sh}: {}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(std::fs::read_to_string(dir.join("sweep.csv")).unwrap(), whole, "{runner}");
     }
+}
+
+/// The variables of array jobs and Slurm allocations that `dcsim sweep`
+/// reads: cleared before each run of the tests below, so that a test run
+/// inside a Slurm job sees only what the test sets.
+const ARRAY_VARS: [&str; 9] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_CPUS_PER_TASK",
+    "SLURM_CPUS_ON_NODE",
+    "JOB_COMPLETION_INDEX",
+    "DCSIM_SHARD_COUNT",
+];
+
+/// `dcsim ARGS` with exactly the array variables `env` (see [`ARRAY_VARS`]).
+fn dcsim_in(args: &[&str], env: &[(&str, String)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dcsim"));
+    c.args(args);
+    for k in ARRAY_VARS {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("dcsim runs")
+}
+
+/// What Slurm 22.05 sets in task `id` of an array whose ids run from `min`
+/// to `max` by `step` in `count` tasks (seen on a real Slurm: see
+/// tests/cluster/slurm.sh). `--array=1,3,7` is min 1, max 7, step 1, count 3.
+fn slurm_task(id: i64, min: i64, max: i64, step: i64, count: i64) -> Vec<(&'static str, String)> {
+    [("SLURM_ARRAY_TASK_ID", id), ("SLURM_ARRAY_TASK_MIN", min), ("SLURM_ARRAY_TASK_MAX", max), ("SLURM_ARRAY_TASK_STEP", step), ("SLURM_ARRAY_TASK_COUNT", count)].into_iter().map(|(k, v)| (k, v.to_string())).collect()
+}
+
+/// The result files of a sweep's output directory, sorted, with their
+/// modification times: what a task wrote or left alone.
+fn results_in(dir: &std::path::Path) -> Vec<(String, std::time::SystemTime)> {
+    let mut files: Vec<(String, std::time::SystemTime)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != "plan.json")
+        .map(|e| (e.file_name().into_string().unwrap(), e.metadata().unwrap().modified().unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn part_of_an_array_resubmitted_is_refused_and_the_whole_range_reruns_only_the_missing() {
+    // Issue 30: a task learns its id, MIN, MAX, STEP and COUNT, not the
+    // list. `sbatch --array=2` after `--array=0-3` (COUNT 1) used to run the
+    // whole sweep in that task, and `--array=1,3,7` ran task 3 as shard 3/3.
+    let ws = scenario("websearch-leaf-spine.json");
+    let whole = String::from_utf8(dcsim_in(&[&["sweep", &ws][..], &GRID].concat(), &[]).stdout).unwrap();
+    let dir = fresh_dir("partial");
+    let d = dir.to_str().unwrap();
+    let args = [&["sweep", &ws][..], &GRID, &["--out-dir", d, "--skip-existing"]].concat();
+    for id in 0..4 {
+        let o = dcsim_in(&args, &slurm_task(id, 0, 3, 1, 4));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
+    assert_eq!((plan["array"]["tasks"].as_u64(), plan["array"]["submitted"].as_str()), (Some(4), Some("--array=0-3")), "{}", plan["array"]);
+    // Shard 3/4 (task 2) holds runs 3 and 7: lose run 7.
+    let lost = plan["runs"][6]["file"].as_str().unwrap().to_string();
+    std::fs::remove_file(dir.join(&lost)).unwrap();
+    let before = results_in(&dir);
+    let plan_before = std::fs::read(dir.join("plan.json")).unwrap();
+
+    // The partial resubmissions fail, name the fix, and write nothing.
+    let o = dcsim_in(&args, &slurm_task(2, 2, 2, 1, 1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "--array=2 ran: {err}");
+    for needle in ["SLURM_ARRAY_TASK_COUNT=1", "array of 4 tasks (--array=0-3)", "resubmit the whole --array=0-3 (4 tasks) with --skip-existing", "--shard 3/4"] {
+        assert!(err.contains(needle), "`{needle}` not in: {err}");
+    }
+    for id in [1, 3, 7] {
+        let o = dcsim_in(&args, &slurm_task(id, 1, 7, 1, 3));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "task {id} of --array=1,3,7 ran: {err}");
+        assert!(err.contains("not an evenly spaced range") && err.contains("--array=0-3") && err.contains("--skip-existing"), "{err}");
+    }
+    assert_eq!(results_in(&dir), before, "a refused task wrote results");
+    assert_eq!(std::fs::read(dir.join("plan.json")).unwrap(), plan_before, "a refused task rewrote the plan");
+
+    // The fix: the whole range again; only task 2 has a run to do.
+    for id in 0..4 {
+        let o = dcsim_in(&args, &slurm_task(id, 0, 3, 1, 4));
+        let err = String::from_utf8_lossy(&o.stderr);
+        let expect = if id == 2 { "1 run done, 1 already there" } else { "0 runs done, 2 already there" };
+        assert!(err.contains(expect), "task {id}: {err}");
+    }
+    let after = results_in(&dir);
+    assert_eq!(after.len(), 8);
+    assert!(before.iter().all(|f| after.contains(f)), "a result that was there was written again");
+    assert_eq!(String::from_utf8(dcsim_in(&["sweep", "merge", d], &[]).stdout).unwrap(), whole);
+    // Or one shard by hand with the original N, as the message says.
+    std::fs::remove_file(dir.join(&lost)).unwrap();
+    let o = dcsim_in(&[&args[..], &["--shard", "3/4"]].concat(), &[]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 run done, 1 already there"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8(dcsim_in(&["sweep", "merge", d], &[]).stdout).unwrap(), whole);
+
+    // A larger array, all of it, is a whole resubmission: it runs, and is
+    // recorded, so that part of it is refused in turn.
+    let o = dcsim_in(&args, &slurm_task(9, 2, 9, 1, 8));
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stderr).contains("shard 8/8"), "{}", String::from_utf8_lossy(&o.stderr));
+    let plan: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
+    assert_eq!(plan["array"]["submitted"].as_str(), Some("--array=2-9"));
+    let o = dcsim_in(&args, &slurm_task(1, 0, 3, 1, 4));
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("array of 8 tasks (--array=2-9)"), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // Kubernetes: a DCSIM_SHARD_COUNT smaller than the Job's first one.
+    let kdir = fresh_dir("partial-k8s");
+    let kd = kdir.to_str().unwrap();
+    let kargs = [&["sweep", &ws][..], &GRID, &["--out-dir", kd, "--skip-existing"]].concat();
+    let k8s = |i: &str, n: &str| vec![("JOB_COMPLETION_INDEX", i.to_string()), ("DCSIM_SHARD_COUNT", n.to_string())];
+    assert!(dcsim_in(&kargs, &k8s("0", "4")).status.success());
+    let o = dcsim_in(&kargs, &k8s("0", "1"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("DCSIM_SHARD_COUNT=1") && err.contains("--shard M/4"), "{err}");
+}
+
+#[test]
+fn the_default_jobs_are_the_cpus_slurm_gave_never_more_than_the_cores_allowed() {
+    // Issue 30: without --jobs a task took every core of the node, whatever
+    // --cpus-per-task said (TaskPlugin=task/none does not pin it), and
+    // `--jobs "$SLURM_CPUS_PER_TASK"` was a clap error without it.
+    let ws = scenario("websearch-leaf-spine.json");
+    let dir = fresh_dir("jobs");
+    let d = dir.to_str().unwrap();
+    let args = [&["sweep", &ws][..], &GRID, &["--out-dir", d, "--shard", "1/8"]].concat();
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let said = |extra: &[&str], env: &[(&str, String)]| {
+        let o = dcsim_in(&[&args[..], extra].concat(), env);
+        assert!(o.status.success(), "{extra:?} {env:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let cpus = |k: &'static str, v: &str| vec![(k, v.to_string())];
+    assert!(said(&[], &cpus("SLURM_CPUS_PER_TASK", "1")).contains("up to 1 at a time (SLURM_CPUS_PER_TASK=1)"));
+    // More than the process may use: capped.
+    let e = said(&[], &cpus("SLURM_CPUS_PER_TASK", "4096"));
+    assert!(e.contains(&format!("up to {cores} at a time (SLURM_CPUS_PER_TASK=4096, but this process may run on {cores} core")), "{e}");
+    // No --cpus-per-task: the job's CPUs on the node.
+    assert!(said(&[], &cpus("SLURM_CPUS_ON_NODE", "1")).contains("up to 1 at a time (SLURM_CPUS_ON_NODE=1)"));
+    // The README's `--jobs "$SLURM_CPUS_PER_TASK"` when Slurm sets nothing.
+    let e = said(&["--jobs", ""], &cpus("SLURM_CPUS_ON_NODE", "1"));
+    assert!(e.contains("up to 1 at a time (SLURM_CPUS_ON_NODE=1)"), "{e}");
+    assert!(said(&["--jobs", "3"], &cpus("SLURM_CPUS_PER_TASK", "1")).contains("up to 3 at a time (--jobs)"));
+    fails_with(&[&args[..], &["--jobs", "0"]].concat(), &["--jobs", "at least 1"]);
+    fails_with(&[&args[..], &["--jobs", "many"]].concat(), &["--jobs", "number of parallel runs"]);
+    let o = dcsim_in(&args, &cpus("SLURM_CPUS_PER_TASK", "two"));
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("SLURM_CPUS_PER_TASK=two"));
+    // Outside Slurm: the CPU affinity, as taskset narrows it.
+    if Command::new("taskset").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let mut c = Command::new("taskset");
+        c.args(["-c", "0", env!("CARGO_BIN_EXE_dcsim")]).args(&args);
+        for k in ARRAY_VARS {
+            c.env_remove(k);
+        }
+        let o = c.output().unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("up to 1 at a time (the 1 core this process may run on)"), "{e}");
+    } else {
+        eprintln!("taskset not installed: the affinity case is not tested");
+    }
+    assert!(said(&[], &[]).contains(&format!("up to {cores} at a time (the {cores} core")));
+}
+
+#[test]
+fn the_cluster_page_shows_the_tested_sbatch_script_as_it_is() {
+    // docs/cluster.md quotes the script tests/cluster/slurm.sh submits.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = std::fs::read_to_string(root.join("scripts/slurm/sweep.sbatch")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/cluster.md")).unwrap();
+    assert!(page.contains(&format!("```bash\n{script}```\n")), "docs/cluster.md does not show scripts/slurm/sweep.sbatch as it is");
+    // And the script relies on the --jobs default, not on a variable
+    // Slurm sets only with --cpus-per-task.
+    assert!(script.lines().filter(|l| !l.starts_with('#')).all(|l| !l.contains("--jobs")), "{script}");
 }
