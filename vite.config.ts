@@ -1,7 +1,8 @@
 // Vite configuration for the browser app: the page is served from web/,
 // the engine (wasm-bindgen `--target web` output, a plain asset, no plugin
-// needed; see engine/ARCHITECTURE.md) runs in a module Web Worker, and the
-// production build goes to dist/. Vitest runs the front end's unit tests.
+// needed; see docs/architecture.md) runs in a module Web Worker, and the
+// production build goes to dist/ (with the documentation site, built into
+// public/docs/ by scripts/docs). Vitest runs the front end's unit tests.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 

@@ -19,7 +19,7 @@
 //
 // A tiny seeded generator (xorshift32), no new dependency.
 // WORKER_FUZZ_CASES sets the number of requests (default 5000; the
-// benchmark in the README runs 200,000), WORKER_FUZZ_SEED the seed.
+// longer run in docs/testing.md runs 200,000), WORKER_FUZZ_SEED the seed.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';

@@ -237,6 +237,9 @@ export function App() {
         <a className="gallery-link" href="#gallery" data-testid="gallery-open">
           Paper figures
         </a>
+        <a className="docs-link" href="docs/index.html" target="_blank" rel="noopener" data-testid="docs-open">
+          Docs
+        </a>
       </header>
       {notice && <div className="banner warn">{notice}</div>}
       {s.crashed && (
@@ -435,7 +438,9 @@ export function App() {
             {Object.entries(SHORTCUTS)
               .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k} ${v}`)
               .join(' · ')}
-            . Click a port to inspect its buffer.
+            . Click a port to inspect its buffer.{' '}
+            <a href="docs/guide/app.html" target="_blank" rel="noopener">How to use the app</a> ·{' '}
+            <a href="docs/guide/instructors.html" target="_blank" rel="noopener">Instructor's guide</a>
           </p>
         </main>
       </div>
