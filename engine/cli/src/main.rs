@@ -385,7 +385,11 @@ fn real_main(cli: Cli) -> Result<(), String> {
         }
         Cmd::Sweep(a) => sweep::sweep(a),
         Cmd::Reproduce(a) => {
-            let dir = find_scenarios(a.scenarios.clone());
+            let given = match &a.action {
+                Some(reproduce::ReproduceAction::Merge { scenarios, .. }) => scenarios.clone(),
+                None => a.scenarios.clone(),
+            };
+            let dir = find_scenarios(given);
             reproduce::reproduce(a, dir)
         }
         Cmd::BenchOne { scenario, o, threads } => {

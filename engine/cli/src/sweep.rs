@@ -445,7 +445,7 @@ fn shell_quote(w: &str) -> String {
 
 /// Writes `text` to `path` through a temporary file and a rename, so that
 /// a reader (another shard, `--skip-existing`, `merge`) never sees half a file.
-fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_file_name(format!(".{}.tmp{}", path.file_name().and_then(|f| f.to_str()).unwrap_or("x"), std::process::id()));
     write_file(&tmp, text)?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: cannot write: {e}", path.display()))
@@ -461,7 +461,7 @@ fn plan_value(vary: Option<&str>, points: &[Point]) -> Value {
 
 /// Reads DIR/plan.json if there is one: `Some` with the job array it
 /// records (if any). A plan of another sweep is an error.
-fn read_plan(dir: &Path, plan: &Value) -> Result<Option<Option<ArrayJob>>, String> {
+pub(crate) fn read_plan(dir: &Path, plan: &Value) -> Result<Option<Option<ArrayJob>>, String> {
     let path = dir.join("plan.json");
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
     let mut old: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}: not a dcsim sweep plan; give this sweep its own --out-dir", path.display()))?;
@@ -475,7 +475,7 @@ fn read_plan(dir: &Path, plan: &Value) -> Result<Option<Option<ArrayJob>>, Strin
 /// Writes DIR/plan.json when it is not there yet, or when `array` (this
 /// task's job array) has more tasks than the one `existing` records: the
 /// record says how large the array that ran the sweep was.
-fn write_plan(dir: &Path, plan: &Value, existing: Option<Option<&ArrayJob>>, array: Option<&ArrayJob>) -> Result<(), String> {
+pub(crate) fn write_plan(dir: &Path, plan: &Value, existing: Option<Option<&ArrayJob>>, array: Option<&ArrayJob>) -> Result<(), String> {
     let grows = |old: Option<&ArrayJob>| array.is_some_and(|a| old.is_none_or(|o| a.tasks > o.tasks));
     if existing.is_some_and(|old| !grows(old)) {
         return Ok(());

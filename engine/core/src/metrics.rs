@@ -7,10 +7,10 @@ use crate::packet::Packet;
 use crate::sim::StopReason;
 use crate::units::SimTime;
 use crate::workload::FlowSpec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What happened to one flow.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlowRecord {
     /// Flow id.
     pub id: u32,
@@ -37,7 +37,7 @@ pub struct FlowRecord {
     /// The protocol gave the flow up before it completed (PDQ's Early
     /// Termination, D3's quenching): it has no end and missed its deadline,
     /// but counts as settled for the run's end and closed-loop requests.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub terminated: bool,
 }
 
@@ -75,7 +75,7 @@ impl FlowRecord {
 }
 
 /// Packet counters for conservation checks and drop statistics.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Counters {
     /// Data packets hosts put on their NICs (retransmissions included).
     pub data_sent: u64,
@@ -173,7 +173,7 @@ impl Counters {
 /// Pending bytes at the sources at one time: bytes of arrived flows that
 /// have not completed (pHost section 4: growing without bound means the
 /// network cannot keep up).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// When.
     pub t: SimTime,
@@ -190,7 +190,7 @@ pub const SHORT_FLOW_MAX: u64 = 100_000;
 pub const LONG_FLOW_MIN: u64 = 10_000_000;
 
 /// Statistics of one set of flows.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BucketStats {
     /// Completed flows in the set.
     pub flows: u64,
@@ -228,7 +228,7 @@ impl BucketStats {
 }
 
 /// The summary of one run: one row of the summary CSV.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Scenario name.
     pub scenario: String,

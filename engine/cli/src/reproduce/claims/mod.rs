@@ -1,0 +1,186 @@
+//! The registry: every claim `dcsim reproduce` measures, one file per
+//! paper. Each claim quotes its sentence, reads its words into bounds by
+//! the rules of [`super::readings`], and measures them; no dcsim number is
+//! written here, they come from the runs.
+//!
+//! To add a claim: a `Claim` in its paper's `claims()` with its quote and
+//! readings (each reading's `says` must be words of the quote), and a
+//! `measure` function that builds its runs from the lab's scenarios, asks
+//! the lab for all of them, and returns one [`Check`] per number judged,
+//! each against one of the claim's readings. In the lab's collecting pass
+//! every answer is `None`: ask for every grid before unwrapping any
+//! (`let (a, b) = (grid(..), grid(..)); let (a, b) = (a?, b?);`), or the
+//! runs asked for after the first `?` are never planned (the test
+//! `every_claim_is_planned_whole` catches it).
+
+use super::judge::{Bound, Check, Kind};
+use super::readings::{approx, Rule, APPROX};
+use super::{fmt, Job, Lab, Outcome, Reading, Size};
+use dcsim_core::metrics::Summary;
+use dcsim_core::scenario::{ProtocolName, Scenario};
+
+mod other;
+mod pase;
+mod pdq;
+mod pfabric;
+mod phost;
+
+/// Every claim, in report order: the source papers', then the others'.
+pub fn registry() -> Vec<super::Claim> {
+    [pfabric::claims(), phost::claims(), pdq::claims(), pase::claims(), other::claims()].into_iter().flatten().collect()
+}
+
+/// Mean of `v` (NaN when empty or when any value is NaN).
+pub fn mean(v: impl IntoIterator<Item = f64>) -> f64 {
+    let (mut s, mut n) = (0.0, 0usize);
+    for x in v {
+        s += x;
+        n += 1;
+    }
+    if n == 0 {
+        f64::NAN
+    } else {
+        s / n as f64
+    }
+}
+
+/// "a to b" over `v` (or the one value).
+pub fn span(v: &[f64]) -> String {
+    if v.iter().any(|x| x.is_nan()) {
+        return format!("{} (a run unfinished)", v.iter().map(|x| fmt(*x)).collect::<Vec<_>>().join(", "));
+    }
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if lo == hi {
+        fmt(lo)
+    } else {
+        format!("{} to {}", fmt(lo), fmt(hi))
+    }
+}
+
+/// "0.1: 1.01, 0.5: 1.04" (point: value).
+pub fn by_point(xs: &[f64], v: &[f64]) -> String {
+    xs.iter().zip(v).map(|(x, y)| format!("{}: {}", fmt(*x), fmt(*y))).collect::<Vec<_>>().join(", ")
+}
+
+/// Per cent: 0.052 -> 5.2.
+pub fn pct(v: &[f64]) -> Vec<f64> {
+    v.iter().map(|x| 100.0 * x).collect()
+}
+
+/// Outcomes of a grid of runs: [scheme][point][seed].
+pub struct Grid<'a> {
+    out: Vec<&'a Outcome>,
+    points: usize,
+    seeds: usize,
+}
+
+impl<'a> Grid<'a> {
+    /// The runs of scheme `s` at point `x`, one per seed.
+    pub fn at(&self, s: usize, x: usize) -> &[&'a Outcome] {
+        let i = (s * self.points + x) * self.seeds;
+        &self.out[i..i + self.seeds]
+    }
+    /// `f` of each seed's summary (NaN for a run that did not finish).
+    pub fn per_seed(&self, s: usize, x: usize, f: impl Fn(&Summary) -> f64) -> Vec<f64> {
+        self.at(s, x).iter().map(|o| o.get(&f)).collect()
+    }
+    /// `f` of each seed's outcome.
+    pub fn per_seed_outcome(&self, s: usize, x: usize, f: impl Fn(&Outcome) -> f64) -> Vec<f64> {
+        self.at(s, x).iter().map(|o| f(o)).collect()
+    }
+    /// Scheme `a`'s `f` over scheme `b`'s, seed by seed (the same seed is
+    /// the same arrivals: a paired comparison).
+    pub fn ratio(&self, a: usize, b: usize, x: usize, f: impl Fn(&Summary) -> f64) -> Vec<f64> {
+        self.per_seed(a, x, &f).iter().zip(self.per_seed(b, x, &f)).map(|(p, q)| p / q).collect()
+    }
+    /// Scheme `a`'s `f` minus scheme `b`'s, seed by seed.
+    pub fn diff(&self, a: usize, b: usize, x: usize, f: impl Fn(&Outcome) -> f64) -> Vec<f64> {
+        self.per_seed_outcome(a, x, &f).iter().zip(self.per_seed_outcome(b, x, &f)).map(|(p, q)| p - q).collect()
+    }
+    /// Mean over seeds of `f` of the summary.
+    pub fn mean(&self, s: usize, x: usize, f: impl Fn(&Summary) -> f64) -> f64 {
+        mean(self.per_seed(s, x, f))
+    }
+}
+
+/// Runs every scheme at every point of `size` with every seed: `make`
+/// builds the scenario of (scheme, point index, point).
+pub fn grid<'a, S>(lab: &'a Lab, size: &Size, schemes: &[S], make: impl Fn(&S, usize, f64) -> Scenario, records: bool) -> Option<Grid<'a>> {
+    let points = size.points();
+    let mut jobs = Vec::new();
+    for s in schemes {
+        for (i, &x) in points.iter().enumerate() {
+            for &seed in size.seeds {
+                let mut sc = make(s, i, x);
+                if let Some(f) = size.per_scenario.iter().find(|(n, _)| *n == sc.name).map(|p| p.1).or_else(|| size.flows_at(i)) {
+                    sc.workload.flows = f;
+                }
+                if size.requests > 0 {
+                    sc = sc.with_field(requests_path(&sc), size.requests.into()).expect("a closed-loop matrix takes a number of requests");
+                }
+                sc.seed = seed;
+                let j = Job::new(sc);
+                jobs.push(if records { j.with_records() } else { j });
+            }
+        }
+    }
+    Some(Grid { out: lab.runs(jobs)?, points: points.len(), seeds: size.seeds.len() })
+}
+
+/// The field holding a closed-loop matrix's number of requests.
+fn requests_path(s: &Scenario) -> &'static str {
+    match s.workload.matrix {
+        dcsim_core::workload::MatrixSpec::QueryAggregation { .. } => "workload.matrix.queries",
+        _ => "workload.matrix.requests",
+    }
+}
+
+/// `base` with protocol `p` (and load `x` when `x` is a number).
+pub fn with(base: &Scenario, p: ProtocolName, load: f64) -> Scenario {
+    let mut s = base.clone();
+    s.protocol = p;
+    if !load.is_nan() {
+        s.workload.load = load;
+    }
+    s
+}
+
+/// The three readings of a range "lo-hi" the paper states over an axis,
+/// by the approximate-value rule: the smallest point is lo ± 10%
+/// (`says_lo`), the largest hi ± 10% (`says_hi`), and every point lies
+/// between lo - 10% and hi + 10%; keys `smallest`, `largest`, `every`.
+pub const fn range_readings(lo: f64, hi: f64, says_lo: &'static str, says_hi: &'static str, of: &'static str) -> [Reading; 3] {
+    [
+        Reading { key: "smallest", says: says_lo, of, bound: approx(lo), kind: Kind::Value, rule: Rule::Approx },
+        Reading { key: "largest", says: says_hi, of, bound: approx(hi), kind: Kind::Value, rule: Rule::Approx },
+        Reading { key: "every", says: says_hi, of, bound: Bound::range(lo * (1.0 - APPROX), hi * (1.0 + APPROX)), kind: Kind::Value, rule: Rule::Approx },
+    ]
+}
+
+/// The checks of a range the paper states over an axis ("within ∼0.7-17.8%
+/// of Ideal" over loads), by the approximate-value rule: the point with
+/// the smallest mean against `smallest`, the one with the largest against
+/// `largest`, and every point against `every`. `samples[i]` are point i's
+/// samples, `label(i)` names the point.
+pub fn range_checks(smallest: &Reading, largest: &Reading, every: &Reading, quantity: &str, samples: &[Vec<f64>], label: impl Fn(usize) -> String) -> Vec<Check> {
+    let means: Vec<f64> = samples.iter().map(|s| mean(s.iter().copied())).collect();
+    let pick = |better: fn(f64, f64) -> bool| (0..means.len()).fold(0, |b, i| if means[i].is_nan() || better(means[i], means[b]) { i } else { b });
+    let (lo, hi) = (pick(|a, b| a < b), pick(|a, b| a > b));
+    let mut checks = vec![
+        Check::of(smallest, format!("smallest over the axis ({}): {quantity}", label(lo)), samples[lo].clone()),
+        Check::of(largest, format!("largest over the axis ({}): {quantity}", label(hi)), samples[hi].clone()),
+    ];
+    checks.extend(samples.iter().enumerate().map(|(i, s)| Check::of(every, format!("{}: {quantity}", label(i)), s.clone())));
+    checks
+}
+
+/// The checks of "up to y" over an axis: the point with the largest mean
+/// against `largest`, every point against `every`.
+pub fn up_to_checks(largest: &Reading, every: &Reading, quantity: &str, samples: &[Vec<f64>], label: impl Fn(usize) -> String) -> Vec<Check> {
+    let means: Vec<f64> = samples.iter().map(|s| mean(s.iter().copied())).collect();
+    let hi = (0..means.len()).fold(0, |b, i| if means[i].is_nan() || means[i] > means[b] { i } else { b });
+    let mut checks = vec![Check::of(largest, format!("largest over the axis ({}): {quantity}", label(hi)), samples[hi].clone())];
+    checks.extend(samples.iter().enumerate().map(|(i, s)| Check::of(every, format!("{}: {quantity}", label(i)), s.clone())));
+    checks
+}

@@ -1,0 +1,533 @@
+//! The PASE paper's claims (Munir et al., SIGCOMM 2014; the excerpts cover
+//! the abstract, introduction and section 2 to 2.1, and the end of 4.2 to
+//! the end: Figures 10-13).
+
+use super::super::judge::{Bound, Check, Kind};
+use super::super::readings::{approx, comparable, significantly_above, Rule, SIMILAR_DEADLINES};
+use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
+use super::{by_point, grid, mean, pct, range_checks, range_readings, span, up_to_checks, with, Grid};
+use dcsim_core::scenario::{ProtocolName, Scenario};
+use ProtocolName as P;
+
+/// 99th-percentile flow completion time of a run, ms (nearest rank;
+/// NaN for a run that did not finish).
+fn p99_fct_ms(o: &Outcome) -> f64 {
+    if !o.finished() {
+        return f64::NAN;
+    }
+    let mut v: Vec<f64> = o.records.iter().filter(|r| !r.background).filter_map(|r| r.fct()).map(|f| f.as_us_f64() / 1000.0).collect();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    v[((0.99 * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1]
+}
+
+/// The left-right tree at offered load `x` on its bottleneck (an
+/// aggregation-core link: the 20 left hosts at x / 2 each load it to x).
+fn left_right(lab: &Lab, p: ProtocolName, x: f64) -> Scenario {
+    with(&lab.scenario("pase-left-right"), p, x / 2.0)
+}
+
+/// "load 0.7" for point `i`.
+fn load(size: &Size, i: usize) -> String {
+    format!("load {}", fmt(size.xs[i]))
+}
+
+// ------------------------------------------------------ Figure 10, pFabric
+
+const LR_PF_SMALLER: Reading = Reading { key: "pfabric-smaller", says: "pFabric achieves smaller FCT for up to 50% load", of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const LR_COMPARABLE: Reading = Reading { key: "pase-comparable", says: "PASE achieves comparable performance", of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const LR_PASE_SMALLER: Reading = Reading { key: "pase-smaller", says: "at ≥ 60% loads, PASE results in smaller FCT than pFabric", of: "PASE's 99th-percentile FCT over pFabric's, loads from 0.6", bound: Bound::below(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const LR_85: Reading = Reading { key: "more-than-85%", says: "At 90% load, this improvement is more than 85%", of: "1 minus PASE's 99th-percentile FCT over pFabric's at load 0.9", bound: Bound::above(0.85), kind: Kind::Value, rule: Rule::Literal };
+
+fn lr_grid<'a>(lab: &'a Lab, size: &Size, schemes: &[ProtocolName]) -> Option<Grid<'a>> {
+    grid(lab, size, schemes, |p, _, x| left_right(lab, *p, x), true)
+}
+
+fn vs_pfabric_left_right(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = lr_grid(lab, size, &[P::Pase, P::Pfabric])?;
+    let mut checks = Vec::new();
+    let mut r_all = Vec::new();
+    for (x, l) in size.xs.iter().enumerate() {
+        let r: Vec<f64> = g.per_seed_outcome(0, x, p99_fct_ms).iter().zip(g.per_seed_outcome(1, x, p99_fct_ms)).map(|(a, b)| a / b).collect();
+        r_all.push(mean(r.iter().copied()));
+        let what = format!("{}: PASE / pFabric 99th-percentile FCT", load(size, x));
+        if *l <= 0.5 {
+            checks.push(Check::of(&LR_PF_SMALLER, what.clone(), r.clone()));
+            checks.push(Check::of(&LR_COMPARABLE, what, r.clone()));
+        } else if *l >= 0.6 {
+            checks.push(Check::of(&LR_PASE_SMALLER, what, r.clone()));
+        }
+        if *l == 0.9 {
+            checks.push(Check::of(&LR_85, "load 0.9: 1 - PASE / pFabric 99th-percentile FCT", r.iter().map(|v| 1.0 - v).collect()));
+        }
+    }
+    let drops = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * g.mean(s, x, |m| m.drop_rate)).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("PASE / pFabric 99th-percentile FCT {}", span(&r_all)),
+        checks,
+        notes: vec![format!("PASE / pFabric 99th-percentile FCT by load: {}", by_point(size.xs, &r_all)), format!("pFabric's loss rate (%) by load: {}", drops(1)), format!("PASE's loss rate (%) by load: {}", drops(0))],
+    })
+}
+
+const A2A_LOWER: Reading = Reading { key: "lower-every-load", says: "results in lower AFCTs across all loads", of: "PASE's AFCT over pFabric's", bound: Bound::below(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const A2A_UP_TO: Reading = Reading { key: "up-to-85%", says: "PASE provides up to 85% improvement in AFCT over pFabric", of: "1 minus PASE's AFCT over pFabric's, largest over the loads", bound: approx(0.85), kind: Kind::Value, rule: Rule::Approx };
+const A2A_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 85% improvement", of: "1 minus PASE's AFCT over pFabric's", bound: Bound::at_most(0.85 * 1.1), kind: Kind::Value, rule: Rule::Approx };
+
+fn vs_pfabric_all_to_all(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &[P::Pase, P::Pfabric], |p, _, x| with(&lab.scenario("pase-all-to-all"), *p, x), false)?;
+    let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us)).collect();
+    let gain: Vec<Vec<f64>> = r.iter().map(|v| v.iter().map(|x| 1.0 - x).collect()).collect();
+    let mut checks: Vec<Check> = r.iter().enumerate().map(|(x, v)| Check::of(&A2A_LOWER, format!("{}: PASE / pFabric AFCT", load(size, x)), v.clone())).collect();
+    checks.extend(up_to_checks(&A2A_UP_TO, &A2A_NONE_ABOVE, "1 - PASE / pFabric AFCT", &gain, |i| load(size, i)));
+    let m: Vec<f64> = gain.iter().map(|v| mean(v.iter().copied())).collect();
+    // Where pFabric's drops are, and what they cost the senders' links
+    // (the paper's explanation of Figure 10(c)).
+    let hop = |h: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * mean(g.per_seed_outcome(1, x, |o| o.counters.data_dropped[h] as f64 / o.counters.data_dropped.iter().sum::<u64>().max(1) as f64))).collect::<Vec<_>>());
+    let loss = by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * g.mean(1, x, |m| m.drop_rate)).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("PASE's AFCT {}% below pFabric's", span(&pct(&m))),
+        checks,
+        notes: vec![
+            format!("1 - PASE / pFabric AFCT (%) by load: {}", by_point(size.xs, &pct(&m))),
+            format!("pFabric's loss rate (%) by load: {loss}"),
+            format!("share (%) of pFabric's data drops at the ToR-host downlinks by load: {}", hop(3)),
+        ],
+    })
+}
+
+const SIMILAR_6: Reading = Reading { key: "under-6%", says: "similar performance (< 6% difference in AFCTs) compared to pFabric", of: "PASE's AFCT over pFabric's", bound: Bound { lo: 0.94, hi: 1.06, lo_open: true, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+
+fn similar_to_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
+    let single = grid(lab, size, &[P::Pase, P::Pfabric], |p, _, x| with(&lab.scenario("pase-testbed"), *p, x), false);
+    let lr = lr_grid(lab, size, &[P::Pase, P::Pfabric]);
+    let (single, lr) = (single?, lr?);
+    let mut checks = Vec::new();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (x, l) in size.xs.iter().enumerate() {
+        let r = single.ratio(0, 1, x, |s| s.all.afct_us);
+        a.push(mean(r.iter().copied()));
+        checks.push(Check::of(&SIMILAR_6, format!("single bottleneck (the testbed rack), {}: PASE / pFabric AFCT", load(size, x)), r));
+        let r = lr.ratio(0, 1, x, |s| s.all.afct_us);
+        b.push(mean(r.iter().copied()));
+        if *l < 0.8 {
+            checks.push(Check::of(&SIMILAR_6, format!("left-right tree, {}: PASE / pFabric AFCT", load(size, x)), r));
+        }
+    }
+    Some(Judged {
+        value: format!("PASE / pFabric AFCT: single bottleneck {}, left-right below load 0.8 {}", span(&a), span(&b[..size.xs.iter().filter(|l| **l < 0.8).count()])),
+        checks,
+        notes: vec![format!("single bottleneck by load: {}", by_point(size.xs, &a)), format!("left-right by load: {}", by_point(size.xs, &b))],
+    })
+}
+
+// --------------------------------------- against DCTCP and L2DCT (abstract)
+
+const FRIENDLY: [Reading; 3] = range_readings(0.4, 0.6, "improves the average FCT (AFCT) by 40% to 60% for various scenarios", "improves the average FCT (AFCT) by 40% to 60% for various scenarios", "1 minus PASE's AFCT over DCTCP's or L2DCT's");
+
+fn vs_deployment_friendly(lab: &Lab, size: &Size) -> Option<Judged> {
+    let schemes = [P::Pase, P::Dctcp, P::L2dct];
+    let lr = lr_grid(lab, size, &schemes);
+    let a2a = grid(lab, size, &schemes, |p, _, x| with(&lab.scenario("pase-all-to-all"), *p, x), false);
+    let (lr, a2a) = (lr?, a2a?);
+    let mut samples = Vec::new();
+    let mut labels = Vec::new();
+    for (g, scen) in [(&lr, "left-right"), (&a2a, "all-to-all")] {
+        for (b, name) in [(1, "DCTCP"), (2, "L2DCT")] {
+            for x in 0..size.xs.len() {
+                samples.push(g.ratio(0, b, x, |s| s.all.afct_us).iter().map(|v| 1.0 - v).collect::<Vec<_>>());
+                labels.push(format!("{scen}, against {name}, {}", load(size, x)));
+            }
+        }
+    }
+    let checks = range_checks(&FRIENDLY[0], &FRIENDLY[1], &FRIENDLY[2], "1 - PASE / baseline AFCT", &samples, |i| labels[i].clone());
+    let m: Vec<f64> = samples.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("PASE's AFCT {}% below DCTCP's and L2DCT's", span(&m)), checks, notes: labels.iter().zip(&m).map(|(l, v)| format!("{l}: {}%", fmt(*v))).collect() })
+}
+
+// ------------------------------------------------- Figure 11: optimizations
+
+/// The left-right runs of PASE with its optimizations on and off.
+fn optimizations<'a>(lab: &'a Lab, size: &Size) -> Option<Grid<'a>> {
+    grid(
+        lab,
+        size,
+        &[true, false],
+        |on, _, x| {
+            let mut s = left_right(lab, P::Pase, x);
+            s.params.pase.early_pruning = *on;
+            s.params.pase.delegation = *on;
+            s
+        },
+        false,
+    )
+}
+
+const OVERHEAD_UP_TO: Reading = Reading { key: "up-to-50%", says: "these optimizations provide up to 50% reduction in arbitration overhead", of: "1 minus arbitration messages with the optimizations over without, largest over the loads", bound: approx(0.50), kind: Kind::Value, rule: Rule::Approx };
+const OVERHEAD_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 50% reduction", of: "1 minus arbitration messages with the optimizations over without", bound: Bound::at_most(0.50 * 1.1), kind: Kind::Value, rule: Rule::Approx };
+const OVERHEAD_HIGH: Reading = Reading { key: "especially-high", says: "especially at high loads", of: "the reduction at the highest load minus at the lowest", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+
+fn optimizations_overhead(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = optimizations(lab, size)?;
+    let msgs = |s: usize, x: usize| g.per_seed_outcome(s, x, |o| o.arbitration_messages.unwrap_or(0) as f64);
+    let cut: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| msgs(0, x).iter().zip(msgs(1, x)).map(|(a, b)| 1.0 - a / b).collect()).collect();
+    let mut checks = up_to_checks(&OVERHEAD_UP_TO, &OVERHEAD_NONE_ABOVE, "1 - messages with / without the optimizations", &cut, |i| load(size, i));
+    let last = size.xs.len() - 1;
+    checks.push(Check::of(&OVERHEAD_HIGH, format!("reduction at {} minus at {}", load(size, last), load(size, 0)), cut[last].iter().zip(&cut[0]).map(|(a, b)| a - b).collect()));
+    let m: Vec<f64> = cut.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("{}% fewer arbitration messages", span(&m)), checks, notes: vec![format!("reduction (%) by load: {}", by_point(size.xs, &m))] })
+}
+
+const AFCT_GAIN: [Reading; 3] = range_readings(0.04, 0.1, "these optimizations also improve the AFCT by 4-10% across all loads", "these optimizations also improve the AFCT by 4-10% across all loads", "AFCT without the optimizations over with, minus 1");
+
+fn optimizations_afct(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = optimizations(lab, size)?;
+    let gain: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(1, 0, x, |s| s.all.afct_us).iter().map(|v| v - 1.0).collect()).collect();
+    let checks = range_checks(&AFCT_GAIN[0], &AFCT_GAIN[1], &AFCT_GAIN[2], "AFCT without / with the optimizations - 1", &gain, |i| load(size, i));
+    let m: Vec<f64> = gain.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("AFCT {}% lower with them (negative: higher)", span(&m)), checks, notes: vec![format!("gain (%) by load: {}", by_point(size.xs, &m))] })
+}
+
+// ------------------------------------- Figure 12(a): end-to-end arbitration
+
+const E2E_UP_TO: Reading = Reading { key: "up-to-60%", says: "significant improvements (up to 60%) in AFCTs", of: "1 minus AFCT with end-to-end arbitration over with local arbitration only, largest over the loads", bound: approx(0.60), kind: Kind::Value, rule: Rule::Approx };
+const E2E_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 60%", of: "1 minus end-to-end over local AFCT", bound: Bound::at_most(0.60 * 1.1), kind: Kind::Value, rule: Rule::Approx };
+const E2E_BETTER: Reading = Reading { key: "improves", says: "end-to-end arbitration leads to significant improvements", of: "AFCT with local arbitration only over end-to-end", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+
+fn end_to_end(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(
+        lab,
+        size,
+        &[false, true],
+        |local, _, x| {
+            let mut s = left_right(lab, P::Pase, x);
+            s.params.pase.local_only = *local;
+            s
+        },
+        false,
+    )?;
+    let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(1, 0, x, |s| s.all.afct_us)).collect();
+    let gain: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us).iter().map(|v| 1.0 - v).collect()).collect();
+    let mut checks = up_to_checks(&E2E_UP_TO, &E2E_NONE_ABOVE, "1 - end-to-end / local AFCT", &gain, |i| load(size, i));
+    checks.extend(r.iter().enumerate().map(|(x, v)| Check::of(&E2E_BETTER, format!("{}: local / end-to-end AFCT", load(size, x)), v.clone())));
+    let m: Vec<f64> = gain.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("end-to-end arbitration's AFCT {}% below local's", span(&m)), checks, notes: vec![format!("by load (%): {}", by_point(size.xs, &m))] })
+}
+
+// -------------------------------------------- Figure 12(b): priority queues
+
+const Q4_SIGNIFICANT: Reading = Reading { key: "4-significant", says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%", of: "AFCT with 3 queues over with 4, loads from 0.7", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const Q4_ORDER: Reading = Reading { key: "4-improves", says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%", of: "AFCT with 3 queues over with 4, loads from 0.7", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const Q_MARGINAL: Reading = Reading { key: "beyond-marginal", says: "increasing the number of queues beyond this provides only marginal improvement in AFCT", of: "AFCT with 4 queues over with 6 and with 8", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+
+fn queues(lab: &Lab, size: &Size) -> Option<Judged> {
+    let qs = [3u32, 4, 6, 8];
+    let g = grid(
+        lab,
+        size,
+        &qs,
+        |q, _, x| {
+            let mut s = left_right(lab, P::Pase, x);
+            s.params.pase.queues = *q;
+            s.params.pase.pruning_queues = s.params.pase.pruning_queues.min(*q);
+            s
+        },
+        false,
+    )?;
+    let mut checks = Vec::new();
+    let mut three = Vec::new();
+    for (x, l) in size.xs.iter().enumerate() {
+        let r = g.ratio(0, 1, x, |s| s.all.afct_us);
+        three.push(mean(r.iter().copied()));
+        if *l >= 0.7 {
+            checks.push(Check::of(&Q4_ORDER, format!("{}: AFCT 3 queues / 4", load(size, x)), r.clone()));
+            checks.push(Check::of(&Q4_SIGNIFICANT, format!("{}: AFCT 3 queues / 4", load(size, x)), r));
+        }
+        for (s, q) in [(2, 6), (3, 8)] {
+            checks.push(Check::of(&Q_MARGINAL, format!("{}: AFCT 4 queues / {q}", load(size, x)), g.ratio(1, s, x, |m| m.all.afct_us)));
+        }
+    }
+    let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(s, x, |m| m.all.afct_us / 1000.0)).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("AFCT 3 queues / 4: {}", by_point(size.xs, &three)),
+        checks,
+        notes: qs.iter().enumerate().map(|(s, q)| format!("AFCT (ms) with {q} queues by load: {}", row(s))).collect(),
+    })
+}
+
+// ------------------------------------------- Figure 13(a): reference rate
+
+const REF_RATE: Reading = Reading { key: "50%-smaller", says: "leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP", of: "1 minus PASE's AFCT over PASE-DCTCP's", bound: approx(0.50), kind: Kind::Value, rule: Rule::Approx };
+
+fn reference_rate(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(
+        lab,
+        size,
+        &["pase", "dctcp"],
+        |rc, _, x| {
+            with(&lab.scenario("pase-all-to-all"), P::Pase, x)
+                .with_field("topology", serde_json::json!({"kind": "single_rack", "hosts": 20, "link_gbps": 1, "propagation_ns": 10000}))
+                .and_then(|s| s.with_field("params.pase.rate_control", (*rc).into()))
+                .expect("a 20-host rack")
+        },
+        false,
+    )?;
+    let gain: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us).iter().map(|v| 1.0 - v).collect()).collect();
+    let checks = gain.iter().enumerate().map(|(x, v)| Check::of(&REF_RATE, format!("{}: 1 - PASE / PASE-DCTCP AFCT", load(size, x)), v.clone())).collect();
+    let m: Vec<f64> = gain.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("PASE's AFCT {}% below PASE-DCTCP's", span(&m)), checks, notes: vec![format!("by load (%): {}", by_point(size.xs, &m))] })
+}
+
+// ------------------------------------------------------- 4.3.2: probing
+
+const PROBING_80: Reading = Reading { key: "2.4%-at-80%", says: "using probing improves performance by ≈2.4%", of: "AFCT without probing over with, minus 1, at load 0.8", bound: approx(0.024), kind: Kind::Value, rule: Rule::Approx };
+const PROBING_90: Reading = Reading { key: "11%-at-90%", says: "≈11% at 80% and 90% loads, respectively", of: "AFCT without probing over with, minus 1, at load 0.9", bound: approx(0.11), kind: Kind::Value, rule: Rule::Approx };
+
+fn probing(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &[true, false], |on, _, x| with(&lab.scenario("pase-all-to-all"), P::Pase, x).with_field("params.pase.probing", (*on).into()).expect("a PASE switch"), false)?;
+    let mut checks = Vec::new();
+    let mut m = Vec::new();
+    for (x, l) in size.xs.iter().enumerate() {
+        let gain: Vec<f64> = g.ratio(1, 0, x, |s| s.all.afct_us).iter().map(|v| v - 1.0).collect();
+        m.push(100.0 * mean(gain.iter().copied()));
+        let r = if *l < 0.85 { &PROBING_80 } else { &PROBING_90 };
+        checks.push(Check::of(r, format!("{}: AFCT without / with probing - 1", load(size, x)), gain));
+    }
+    Some(Judged { value: format!("probing lowers AFCT by {}% (loads {})", span(&m), size.xs.iter().map(|x| fmt(*x)).collect::<Vec<_>>().join(", ")), checks, notes: Vec::new() })
+}
+
+// --------------------------------------------------- Figure 13(b): testbed
+
+const TESTBED: [Reading; 3] = range_readings(0.5, 0.6, "it achieves ≈50%-60% smaller AFCTs compared to DCTCP", "it achieves ≈50%-60% smaller AFCTs compared to DCTCP", "1 minus PASE's AFCT over DCTCP's");
+const TESTBED_SIG: Reading = Reading { key: "significantly", says: "PASE significantly outperforms DCTCP", of: "DCTCP's AFCT over PASE's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+
+fn testbed(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &[P::Pase, P::Dctcp], |p, _, x| with(&lab.scenario("pase-testbed"), *p, x), false)?;
+    let smaller: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us).iter().map(|v| 1.0 - v).collect()).collect();
+    let mut checks = range_checks(&TESTBED[0], &TESTBED[1], &TESTBED[2], "1 - PASE / DCTCP AFCT", &smaller, |i| load(size, i));
+    checks.extend((0..size.xs.len()).map(|x| Check::of(&TESTBED_SIG, format!("{}: DCTCP / PASE AFCT", load(size, x)), g.ratio(1, 0, x, |s| s.all.afct_us))));
+    let m: Vec<f64> = smaller.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("PASE's AFCT {}% below DCTCP's", span(&m)), checks, notes: vec![format!("by load (%): {}", by_point(size.xs, &m))] })
+}
+
+// ---------------------------------------------- section 2.1, Figure 1
+
+const D2TCP_PRIORITIZES: Reading = Reading { key: "low-load", says: "at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization)", of: "D2TCP minus DCTCP, fraction of deadlines met, low loads (0.1 to 0.3)", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const D2TCP_APPROACHES: Reading = Reading { key: "approaches-dctcp", says: "at higher loads its performance approaches its fair-sharing counterpart, DCTCP", of: "D2TCP minus DCTCP, fraction of deadlines met, at the highest load", bound: Bound::range(-SIMILAR_DEADLINES, SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::SimilarDeadlines };
+const PFABRIC_MUCH_BETTER: Reading = Reading { key: "much-worse", says: "protocols perform much worse than pFabric at high loads", of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)", bound: Bound::above(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Significant };
+const PFABRIC_BETTER: Reading = Reading { key: "worse", says: "perform much worse than pFabric at high loads", of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+
+fn strategies(lab: &Lab, size: &Size) -> Option<Judged> {
+    let schemes = [P::Dctcp, P::D2tcp, P::Pfabric];
+    let g = grid(lab, size, &schemes, |p, _, x| with(&lab.scenario("d2tcp-deadlines"), *p, x), false)?;
+    let mut checks = Vec::new();
+    let last = size.xs.len() - 1;
+    for (x, l) in size.xs.iter().enumerate() {
+        if *l <= 0.3 {
+            checks.push(Check::of(&D2TCP_PRIORITIZES, format!("{}: D2TCP minus DCTCP, deadlines met", load(size, x)), g.diff(1, 0, x, Outcome::deadlines_met)));
+        }
+        if *l >= 0.7 {
+            for (s, name) in [(1, "D2TCP"), (0, "DCTCP")] {
+                let d = g.diff(2, s, x, Outcome::deadlines_met);
+                checks.push(Check::of(&PFABRIC_BETTER, format!("{}: pFabric minus {name}, deadlines met", load(size, x)), d.clone()));
+                checks.push(Check::of(&PFABRIC_MUCH_BETTER, format!("{}: pFabric minus {name}, deadlines met", load(size, x)), d));
+            }
+        }
+    }
+    checks.push(Check::of(&D2TCP_APPROACHES, format!("{}: D2TCP minus DCTCP, deadlines met", load(size, last)), g.diff(1, 0, last, Outcome::deadlines_met)));
+    let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, Outcome::deadlines_met))).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("deadlines met at load {}: DCTCP {}, D2TCP {}, pFabric {}", fmt(size.xs[last]), fmt(mean(g.per_seed_outcome(0, last, Outcome::deadlines_met))), fmt(mean(g.per_seed_outcome(1, last, Outcome::deadlines_met))), fmt(mean(g.per_seed_outcome(2, last, Outcome::deadlines_met)))),
+        checks,
+        notes: schemes.iter().enumerate().map(|(s, p)| format!("{} deadlines met by load: {}", p.as_str(), row(s))).collect(),
+    })
+}
+
+// -------------------------------------------------------------- registry
+
+const LOADS: &[f64] = &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const PAPER_SIZE: &str = "loads 10% to 90%; flows per run not stated in the excerpts";
+const CHOICES: &str = "PASE's choices where the paper is open (docs/protocols/pase.md): queue numbering floor(ADH / C), demand the line rate, update period 1 RTT, expiry 3 updates, pruning depth 2, delegation every 4 RTTs with reserve 0.5";
+const LEFT_RIGHT: &str = "the left-right tree (a core, 2 aggregation switches, 2 ToRs each, 10 hosts per ToR; 1 Gbps hosts, 10 Gbps above; 10 us per link) is the scenario's choice: the paper's inter-rack topology is in its section 4.1, outside the excerpts; the load is the offered load on the bottleneck aggregation-core link (each left host offers half of it)";
+const PORTS: &str = "ports as the testbed: 100-packet buffers, K = 20 packets, 750 us minimum RTO for the window transports; pFabric's Table 1 rescaled to this round trip by its own rules (initCwnd 21, largest window 26, 63 KB queues, RTO 750 us)";
+const LR: Setting = Setting {
+    scenarios: &["pase-left-right"],
+    axis: "loads",
+    quick: Size { flows: &[800], seeds: &[1, 2, 3], xs: &[0.3, 0.9], requests: 0, per_scenario: &[] },
+    full: Size { flows: &[1500], seeds: &[1, 2, 3], xs: LOADS, requests: 0, per_scenario: &[] },
+    paper_size: PAPER_SIZE,
+    deviations: &[LEFT_RIGHT, PORTS, CHOICES],
+};
+const A2A: Setting = Setting {
+    scenarios: &["pase-all-to-all"],
+    deviations: &["4 racks of 10 hosts under one root at 1 Gbps, 10 us per link; flow pairs random within a rack (the paper picks aggregators round robin)", PORTS, CHOICES],
+    ..LR
+};
+const TESTBED_SETTING: Setting = Setting {
+    scenarios: &["pase-testbed"],
+    axis: "loads",
+    quick: Size { flows: &[1000], seeds: &[1, 2, 3], xs: &[0.1, 0.9], requests: 0, per_scenario: &[] },
+    full: Size { flows: &[1000], seeds: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], xs: LOADS, requests: 0, per_scenario: &[] },
+    paper_size: "1,000 flows per load, ten runs each, loads 10% to 90% (as here)",
+    deviations: &["the long-lived flow runs from client 0 (the paper: \"from one of the clients\")", "DCTCP's end hosts as the simulations' (initial alpha 1 as RFC 8257 and Linux, 750 us minimum RTO, every packet ACKed); the paper ran the authors' DCTCP kernel patch", CHOICES],
+};
+
+const DCTCP_ALPHA0: Variant = Variant { name: "DCTCP initial alpha 0", why: "the DCTCP authors' ns-2 scripts start alpha at 0 (Linux and RFC 8257 at 1)", settings: &[Applied { path: "params.dctcp.initial_alpha", value: "0", why: "DCTCP ns-2 scripts" }] };
+const DCTCP_RTO: Variant = Variant { name: "DCTCP minimum RTO 200 ms", why: "a stock Linux kernel's TCP_RTO_MIN; the testbed's DCTCP ran in the kernel", settings: &[Applied { path: "params.dctcp.min_rto_us", value: "200000", why: "Linux TCP_RTO_MIN" }] };
+const DCTCP_DELACK: Variant = Variant { name: "DCTCP delayed ACKs with quick-ack", why: "a Linux receiver ACKs every second packet, at once on a CE change (RFC 8257 section 3.2)", settings: &[Applied { path: "params.dctcp.delayed_ack", value: "true", why: "Linux delayed ACKs" }] };
+const LONG_FLOW_CLIENT: Variant = Variant {
+    name: "long-lived flow from client 8",
+    why: "the paper does not say which client carries it",
+    settings: &[Applied { path: "workload.background", value: "[{\"src\": 8, \"dst\": 9, \"bytes\": 10000000000}]", why: "another client" }],
+};
+
+/// The PASE paper's claims.
+pub fn claims() -> Vec<Claim> {
+    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim { id, paper: Paper::Pase, section, figure, quote, in_excerpt: true, statement, readings, setting, applied: &[], variants, measure };
+    vec![
+        claim(
+            "pase-vs-pfabric-left-right",
+            "4.2",
+            "Figure 10(a)",
+            "Observe that pFabric achieves smaller FCT for up to 50% load and PASE achieves comparable performance. However, at ≥ 60% loads, PASE results in smaller FCT than pFabric. At 90% load, this improvement is more than 85%.",
+            "left-right inter-rack traffic: pFabric's 99th-percentile FCT is smaller up to load 0.5 (PASE's comparable), PASE's from 0.6, by more than 85% at 0.9",
+            &[LR_PF_SMALLER, LR_COMPARABLE, LR_PASE_SMALLER, LR_85] as &[Reading],
+            LR,
+            &[] as &[Variant],
+            vs_pfabric_left_right as fn(&Lab, &Size) -> Option<Judged>,
+        ),
+        claim(
+            "pase-vs-pfabric-all-to-all",
+            "4.2",
+            "Figure 10(c)",
+            "Figure 10(c) shows that PASE provides up to 85% improvement in AFCT over pFabric and results in lower AFCTs across all loads. This happens because with pFabric multiple flows sending at line rate can collide at a downstream ToR-host link.",
+            "all-to-all intra-rack traffic: PASE's AFCT below pFabric's at every load, by up to 85%",
+            &[A2A_LOWER, A2A_UP_TO, A2A_NONE_ABOVE],
+            A2A,
+            &[],
+            vs_pfabric_all_to_all,
+        ),
+        claim(
+            "pase-similar-to-pfabric",
+            "4.2",
+            "",
+            "whereas it achieves similar performance (< 6% difference in AFCTs) compared to pFabric in the following two cases: (a) single bottleneck scenarios and (b) when the network load is typically less than 80%.",
+            "PASE's AFCT within 6% of pFabric's on a single bottleneck (the testbed rack) and on the left-right tree below load 0.8",
+            &[SIMILAR_6],
+            Setting { scenarios: &["pase-testbed", "pase-left-right"], deviations: &[LEFT_RIGHT, PORTS, CHOICES, "single bottleneck: the testbed rack (nine clients to one server, with its long-lived flow)"], ..LR },
+            &[],
+            similar_to_pfabric,
+        ),
+        claim(
+                "pase-vs-deployment-friendly",
+                "abstract; 1",
+                "Figures 6-9",
+                "Compared to deployment friendly options, PASE improves the average FCT (AFCT) by 40% to 60% for various scenarios.",
+                "on the left-right and all-to-all scenarios PASE's AFCT is 40% to 60% below DCTCP's and L2DCT's",
+                &FRIENDLY,
+                Setting { scenarios: &["pase-left-right", "pase-all-to-all"], quick: Size { xs: &[0.5], ..LR.quick }, full: Size { xs: &[0.3, 0.5, 0.7, 0.9], ..LR.full }, ..LR },
+                &[],
+                vs_deployment_friendly,
+            ),
+        claim(
+            "pase-optimizations-overhead",
+            "4.3.1",
+            "Figure 11(b)",
+            "Observe that these optimizations provide up to 50% reduction in arbitration overhead especially at high loads.",
+            "early pruning and delegation cut the arbitration messages on the left-right tree by up to 50%, most at high load",
+            &[OVERHEAD_UP_TO, OVERHEAD_NONE_ABOVE, OVERHEAD_HIGH],
+            LR,
+            &[],
+            optimizations_overhead,
+        ),
+        claim(
+            "pase-optimizations-afct",
+            "4.3.1",
+            "Figure 11(a)",
+            "Figure 11(a) shows that these optimizations also improve the AFCT by 4-10% across all loads. This happens because of delegation, which reduces the arbitration delays.",
+            "early pruning and delegation lower PASE's AFCT by 4% to 10% at every load",
+            &AFCT_GAIN,
+            LR,
+            &[],
+            optimizations_afct,
+        ),
+        claim(
+            "pase-end-to-end-arbitration",
+            "4.3.1",
+            "Figure 12(a)",
+            "Figure 12(a) shows that end-to-end arbitration leads to significant improvements (up to 60%) in AFCTs across a wide range of loads.",
+            "on the left-right tree, end-to-end arbitration gives a lower AFCT than local arbitration alone, by up to 60%",
+            &[E2E_UP_TO, E2E_NONE_ABOVE, E2E_BETTER],
+            LR,
+            &[],
+            end_to_end,
+        ),
+        claim(
+            "pase-priority-queues",
+            "4.3.2",
+            "Figure 12(b)",
+            "Figure 12(b) shows that using 4 queues provide significant improvement in AFCT at loads ≥ 70%. However, increasing the number of queues beyond this provides only marginal improvement in AFCT.",
+            "left-right tree: 4 priority queues clearly beat 3 from load 0.7; 6 and 8 are comparable to 4",
+            &[Q4_SIGNIFICANT, Q4_ORDER, Q_MARGINAL],
+            LR,
+            &[],
+            queues,
+        ),
+        claim(
+            "pase-reference-rate",
+            "4.3.2",
+            "Figure 13(a)",
+            "As shown in Figure 13(a), leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP.",
+            "intra-rack traffic on a rack of 20 hosts: PASE's AFCT is half PASE-DCTCP's",
+            &[REF_RATE],
+            Setting {
+                scenarios: &["pase-all-to-all"],
+                deviations: &["one rack of 20 hosts at 1 Gbps, 10 us per link, random pairs (Figure 13(a)'s caption: \"the intra-rack scenario with 20 nodes\")", PORTS, CHOICES],
+                ..LR
+            },
+            &[],
+            reference_rate,
+        ),
+        claim(
+            "pase-probing",
+            "4.3.2",
+            "",
+            "We found that using probing improves performance by ≈2.4% and ≈11% at 80% and 90% loads, respectively in the all-to-all intra-rack scenario.",
+            "all-to-all intra-rack traffic: probing in the lowest queue lowers AFCT by about 2.4% at load 0.8 and 11% at 0.9",
+            &[PROBING_80, PROBING_90],
+            Setting { quick: Size { xs: &[0.8, 0.9], flows: &[800], ..A2A.quick }, full: Size { xs: &[0.8, 0.9], flows: &[2000], seeds: &[1, 2, 3, 4, 5], ..A2A.full }, ..A2A },
+            &[],
+            probing,
+        ),
+        claim(
+            "pase-testbed",
+            "4.4",
+            "Figure 13(b)",
+            "Observe that PASE significantly outperforms DCTCP: it achieves ≈50%-60% smaller AFCTs compared to DCTCP.",
+            "on the testbed (nine clients send to one server over a 1 Gbps rack with one long-lived flow) PASE's AFCT is 50% to 60% below DCTCP's",
+            &[TESTBED[0], TESTBED[1], TESTBED[2], TESTBED_SIG],
+            TESTBED_SETTING,
+            &[DCTCP_ALPHA0, DCTCP_RTO, DCTCP_DELACK, LONG_FLOW_CLIENT],
+            testbed,
+        ),
+        claim(
+            "pase-strategies-deadlines",
+            "2.1",
+            "Figure 1",
+            "While at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization), at higher loads its performance approaches its fair-sharing counterpart, DCTCP. Moreover, both these [...] protocols perform much worse than pFabric at high loads",
+            "D2TCP's deadline awareness: more deadlines met than DCTCP at low load, about the same at high load, both clearly below pFabric at high load",
+            &[D2TCP_PRIORITIZES, D2TCP_APPROACHES, PFABRIC_MUCH_BETTER, PFABRIC_BETTER],
+            Setting {
+                scenarios: &["d2tcp-deadlines"],
+                axis: "loads",
+                quick: Size { flows: &[2000], seeds: &[1, 2, 3], xs: &[0.1, 0.9], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[3000], seeds: &[1, 2, 3, 4, 5], xs: LOADS, requests: 0, per_scenario: &[] },
+                paper_size: "the D2TCP paper's experiment 4.1.3 (footnote 2): flows per run not stated",
+                deviations: &["PASE's testbed rack (10 hosts, 1 Gbps, 250 us RTT) with the footnote's flows (uniform 100 KB to 500 KB, random pairs in the rack), deadlines uniform in 5 to 25 ms and two long-lived background flows (hosts 0 to 8 and 1 to 9: the footnote does not say which)", PORTS, "D2TCP's B is the bytes never sent and d = 0.5 past the deadline (the ns-3 port's choices)"],
+            },
+            &[],
+            strategies,
+        ),
+    ]
+}

@@ -1,0 +1,565 @@
+//! The pHost paper's claims (Gao et al., CoNEXT 2015; the excerpt is the
+//! whole paper).
+
+use super::super::judge::{Bound, Check, Kind};
+use super::super::readings::{approx, comparable, significantly_above, within, Rule, SIMILAR_DEADLINES};
+use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
+use super::{by_point, grid, mean, range_checks, range_readings, span, with, Grid};
+use dcsim_core::metrics::FlowRecord;
+use dcsim_core::scenario::{ProtocolName, Scenario};
+use dcsim_core::workload::{MatrixSpec, NamedCdf, SizeSpec};
+use ProtocolName as P;
+
+/// The three trace workloads of Figures 2-5 and 9, by axis point.
+const WORKLOADS: [(NamedCdf, &str); 3] = [(NamedCdf::Websearch, "web search"), (NamedCdf::Datamining, "data mining"), (NamedCdf::Imc10, "IMC10")];
+
+/// The schemes of the pHost paper, in grid order.
+const SCHEMES: [ProtocolName; 3] = [P::Pfabric, P::Phost, P::Fastpass];
+const PF: usize = 0;
+const PH: usize = 1;
+const FP: usize = 2;
+
+/// `base` with the sizes of workload `x` (an axis point 0, 1, 2).
+fn workload(mut s: Scenario, x: f64) -> Scenario {
+    s.workload.sizes = SizeSpec::Cdf { name: Some(WORKLOADS[x as usize].0), points: None };
+    s
+}
+
+/// The name of workload point `i` of `size`.
+fn wl(size: &Size, i: usize) -> &'static str {
+    WORKLOADS[size.xs[i] as usize].1
+}
+
+/// The default configuration (all-to-all, load 0.6, 36 KB ports) under
+/// the three schemes and the three workloads, with per-flow records.
+fn defaults<'a>(lab: &'a Lab, size: &Size) -> Option<Grid<'a>> {
+    grid(lab, size, &SCHEMES, |p, _, x| workload(with(&lab.scenario("websearch-leaf-spine"), *p, f64::NAN), x), true)
+}
+
+// ------------------------------------------------------- Figures 3, 4
+
+const WITHIN_4: Reading = Reading { key: "within-4%", says: "within 4% for typical conditions", of: "pHost's mean slowdown over pFabric's", bound: within(0.04), kind: Kind::Value, rule: Rule::Literal };
+
+fn near_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(PH, PF, x, |s| s.all.mean_slowdown)).collect();
+    let checks = r.iter().enumerate().map(|(x, v)| Check::of(&WITHIN_4, format!("{}: pHost / pFabric mean slowdown", wl(size, x)), v.clone())).collect();
+    let means: Vec<String> = r.iter().enumerate().map(|(x, v)| format!("{} {}", wl(size, x), fmt(mean(v.iter().copied())))).collect();
+    Some(Judged { value: format!("pHost/pFabric {}", means.join(", ")), checks, notes: Vec::new() })
+}
+
+const FP_RANGE: [Reading; 3] = range_readings(1.3, 4.0, "1.3–4× better than Fastpass", "1.3–4× better than Fastpass", "Fastpass's mean slowdown over pHost's");
+const COMPARABLE_PF: Reading = Reading { key: "comparable", says: "pHost performs comparable to pFabric", of: "pHost's mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+
+fn vs_fastpass(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(FP, PH, x, |s| s.all.mean_slowdown)).collect();
+    let mut checks = range_checks(&FP_RANGE[0], &FP_RANGE[1], &FP_RANGE[2], "Fastpass / pHost mean slowdown", &r, |i| wl(size, i).to_string());
+    for x in 0..size.xs.len() {
+        checks.push(Check::of(&COMPARABLE_PF, format!("{}: pHost / pFabric mean slowdown", wl(size, x)), g.ratio(PH, PF, x, |s| s.all.mean_slowdown)));
+    }
+    let means: Vec<String> = r.iter().enumerate().map(|(x, v)| format!("{} {}", wl(size, x), fmt(mean(v.iter().copied())))).collect();
+    Some(Judged { value: format!("Fastpass/pHost {}", means.join(", ")), checks, notes: Vec::new() })
+}
+
+/// Whether a flow is long in Figure 4: above 10 MB for web search and data
+/// mining, above 100 KB for IMC10.
+fn is_long(r: &FlowRecord, workload: NamedCdf) -> bool {
+    r.size > if workload == NamedCdf::Imc10 { 100_000 } else { 10_000_000 }
+}
+
+/// Mean slowdown of a run's long or short flows (Figure 4's split).
+fn split_slowdown(o: &Outcome, workload: NamedCdf, long: bool) -> f64 {
+    if !o.finished() {
+        return f64::NAN;
+    }
+    mean(o.records.iter().filter(|r| !r.background && is_long(r, workload) == long).filter_map(|r| r.slowdown()))
+}
+
+const LONG_COMPARABLE: Reading = Reading { key: "long-comparable", says: "All the three schemes have similar performance for long flows", of: "pFabric's and Fastpass's long flows' mean slowdown over pHost's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const SHORT_COMPARABLE: Reading = Reading { key: "short-similar", says: "pHost performs similar to pFabric", of: "pHost's short flows' mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const SHORT_FP: [Reading; 3] = range_readings(1.3, 4.0, "1.3–4× better than Fastpass", "1.3–4× better than Fastpass", "Fastpass's short flows' mean slowdown over pHost's");
+
+fn flow_sizes(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let mut checks = Vec::new();
+    let mut short_fp = Vec::new();
+    let mut notes = Vec::new();
+    for x in 0..size.xs.len() {
+        let w = WORKLOADS[size.xs[x] as usize].0;
+        let split = |s: usize, long: bool| g.per_seed_outcome(s, x, |o| split_slowdown(o, w, long));
+        let ratio = |a: Vec<f64>, b: Vec<f64>| a.iter().zip(&b).map(|(p, q)| p / q).collect::<Vec<f64>>();
+        for (s, name) in [(PF, "pFabric"), (FP, "Fastpass")] {
+            checks.push(Check::of(&LONG_COMPARABLE, format!("{}: {name} / pHost, long flows' mean slowdown", wl(size, x)), ratio(split(s, true), split(PH, true))));
+        }
+        checks.push(Check::of(&SHORT_COMPARABLE, format!("{}: pHost / pFabric, short flows' mean slowdown", wl(size, x)), ratio(split(PH, false), split(PF, false))));
+        short_fp.push(ratio(split(FP, false), split(PH, false)));
+        notes.push(format!("{}: mean slowdown of short / long flows: pFabric {} / {}, pHost {} / {}, Fastpass {} / {}", wl(size, x), fmt(mean(split(PF, false))), fmt(mean(split(PF, true))), fmt(mean(split(PH, false))), fmt(mean(split(PH, true))), fmt(mean(split(FP, false))), fmt(mean(split(FP, true)))));
+    }
+    checks.extend(range_checks(&SHORT_FP[0], &SHORT_FP[1], &SHORT_FP[2], "Fastpass / pHost, short flows' mean slowdown", &short_fp, |i| wl(size, i).to_string()));
+    let m: Vec<f64> = short_fp.iter().map(|v| mean(v.iter().copied())).collect();
+    Some(Judged { value: format!("short flows: Fastpass/pHost {}", span(&m)), checks, notes })
+}
+
+// ---------------------------------------------------- drops, Figure 5(f)
+
+const DROPS_FIRST: Reading = Reading { key: "61%", says: "the first (61%)", of: "share of pFabric's data drops at the first hop (host NIC)", bound: approx(0.61), kind: Kind::Value, rule: Rule::Approx };
+const DROPS_LAST: Reading = Reading { key: "39%", says: "and last (39%) hop queue", of: "share of pFabric's data drops at the last hop (ToR downlink)", bound: approx(0.39), kind: Kind::Value, rule: Rule::Approx };
+const ZERO_FIRST: Reading = Reading { key: "zero-first-hop", says: "both protocols experience zero drops at the first hop", of: "data drops at the first hop under pHost and Fastpass", bound: Bound::range(0.0, 0.0), kind: Kind::Value, rule: Rule::Literal };
+
+fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let x = size.xs.iter().position(|w| *w == 0.0).expect("the web search workload is point 0");
+    let share = |hop: usize| {
+        g.per_seed_outcome(PF, x, move |o| {
+            let d = o.counters.data_dropped;
+            d[hop] as f64 / d.iter().sum::<u64>().max(1) as f64
+        })
+    };
+    let (first, last) = (share(0), share(3));
+    let ph = g.per_seed_outcome(PH, x, |o| o.counters.data_dropped[0] as f64);
+    let fp = g.per_seed_outcome(FP, x, |o| o.counters.data_dropped[0] as f64);
+    let hops = |s: usize| {
+        let d: Vec<[u64; 4]> = g.at(s, x).iter().map(|o| o.counters.data_dropped).collect();
+        (0..4).map(|h| d.iter().map(|v| v[h]).sum::<u64>().to_string()).collect::<Vec<_>>().join(" / ")
+    };
+    Some(Judged {
+        value: format!("pFabric's drops {}% first hop, {}% last; first-hop drops pHost {}, Fastpass {}", fmt(100.0 * mean(first.iter().copied())), fmt(100.0 * mean(last.iter().copied())), fmt(mean(ph.iter().copied())), fmt(mean(fp.iter().copied()))),
+        checks: vec![
+            Check::of(&DROPS_FIRST, "web search: pFabric's first-hop share of its data drops", first),
+            Check::of(&DROPS_LAST, "web search: pFabric's last-hop share of its data drops", last),
+            Check::of(&ZERO_FIRST, "web search: pHost's first-hop data drops", ph),
+            Check::of(&ZERO_FIRST, "web search: Fastpass's first-hop data drops", fp),
+        ],
+        notes: vec![format!("data drops at hops 1 / 2 / 3 / 4 (NIC, ToR up, spine down, ToR down), all seeds: pFabric {}, pHost {}, Fastpass {}", hops(PF), hops(PH), hops(FP))],
+    })
+}
+
+// ----------------------------------------------------- deadlines, 5(c)
+
+const DEADLINES_2PCT: Reading = Reading { key: "2%", says: "the maximum difference in performance between any two protocols being 2%", of: "largest minus smallest fraction of deadlines met among the three", bound: Bound::range(0.0, SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Literal };
+
+fn deadlines(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &SCHEMES, |p, _, x| workload(with(&lab.scenario("phost-deadlines"), *p, f64::NAN), x), false)?;
+    let mut checks = Vec::new();
+    let mut notes = Vec::new();
+    let mut spreads = Vec::new();
+    for x in 0..size.xs.len() {
+        let met: Vec<Vec<f64>> = (0..3).map(|s| g.per_seed_outcome(s, x, Outcome::deadlines_met)).collect();
+        let spread: Vec<f64> = (0..size.seeds.len()).map(|k| {
+            let v = [met[0][k], met[1][k], met[2][k]];
+            v.iter().copied().fold(f64::NEG_INFINITY, f64::max) - v.iter().copied().fold(f64::INFINITY, f64::min)
+        }).collect();
+        spreads.push(mean(spread.iter().copied()));
+        checks.push(Check::of(&DEADLINES_2PCT, format!("{}: largest minus smallest fraction of deadlines met", wl(size, x)), spread));
+        notes.push(format!("{}: deadlines met pFabric {}, pHost {}, Fastpass {}", wl(size, x), fmt(mean(met[0].iter().copied())), fmt(mean(met[1].iter().copied())), fmt(mean(met[2].iter().copied()))));
+    }
+    Some(Judged { value: format!("the three {} apart in deadlines met", span(&spreads)), checks, notes })
+}
+
+// ------------------------------------------------------ bimodal, Fig 8
+
+const MATCHES: Reading = Reading { key: "matches", says: "pHost once again matches pFabric's performance over the spectrum of test cases", of: "pHost's mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const FP_SIMILAR_LONG: Reading = Reading { key: "fastpass-similar", says: "Fastpass performs similar to pHost and pFabric when there are 90% long flows", of: "Fastpass's mean slowdown over pHost's with 10% short flows", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const FP_WORSE: Reading = Reading { key: "fastpass-worse", says: "gets significantly worse as the fraction of short flows increases", of: "Fastpass's mean slowdown over pHost's with the most short flows", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const FP_WORSENS: Reading = Reading { key: "fastpass-worsens", says: "gets significantly worse as the fraction of short flows increases", of: "Fastpass / pHost with the most short flows minus with 10%", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+
+fn bimodal(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &SCHEMES, |p, _, f| with(&lab.scenario("phost-bimodal"), *p, f64::NAN).with_field("workload.sizes.short_fraction", f.into()).expect("a bimodal workload"), false)?;
+    let mut checks: Vec<Check> = (0..size.xs.len()).map(|x| Check::of(&MATCHES, format!("{}% short flows: pHost / pFabric mean slowdown", fmt(100.0 * size.xs[x])), g.ratio(PH, PF, x, |s| s.all.mean_slowdown))).collect();
+    let ten = size.xs.iter().position(|f| *f == 0.1).expect("the 10% point");
+    let last = size.xs.len() - 1;
+    let (a, b) = (g.ratio(FP, PH, ten, |s| s.all.mean_slowdown), g.ratio(FP, PH, last, |s| s.all.mean_slowdown));
+    checks.push(Check::of(&FP_SIMILAR_LONG, "10% short flows: Fastpass / pHost mean slowdown", a.clone()));
+    checks.push(Check::of(&FP_WORSE, format!("{}% short flows: Fastpass / pHost mean slowdown", fmt(100.0 * size.xs[last])), b.clone()));
+    checks.push(Check::of(&FP_WORSENS, format!("Fastpass / pHost at {}% short minus at 10%", fmt(100.0 * size.xs[last])), b.iter().zip(&a).map(|(p, q)| p - q).collect()));
+    let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(s, x, |m| m.all.mean_slowdown)).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("pHost/pFabric {}, Fastpass/pHost {} (10% short) to {} ({}% short)", span(&(0..size.xs.len()).map(|x| mean(g.ratio(PH, PF, x, |s| s.all.mean_slowdown))).collect::<Vec<_>>()), fmt(mean(a)), fmt(mean(b)), fmt(100.0 * size.xs[last])),
+        checks,
+        notes: vec![format!("mean slowdown by fraction of short flows: pFabric {}", row(PF)), format!("pHost {}", row(PH)), format!("Fastpass {}", row(FP))],
+    })
+}
+
+// -------------------------------------------------- permutation, Fig 9
+
+const PERM_PF: Reading = Reading { key: "beats-pfabric", says: "pHost significantly outperforms both pFabric and Fastpass", of: "pFabric's mean slowdown over pHost's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const PERM_FP: Reading = Reading { key: "beats-fastpass", says: "pHost significantly outperforms both pFabric and Fastpass", of: "Fastpass's mean slowdown over pHost's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const PERM_SIG: Reading = Reading { key: "significantly", says: "significantly outperforms", of: "pFabric's and Fastpass's mean slowdown over pHost's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+
+fn permutation(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &SCHEMES, |p, _, x| workload(with(&lab.scenario("phost-permutation"), *p, f64::NAN), x), false)?;
+    let mut checks = Vec::new();
+    let mut value = Vec::new();
+    for x in 0..size.xs.len() {
+        let (pf, fp) = (g.ratio(PF, PH, x, |s| s.all.mean_slowdown), g.ratio(FP, PH, x, |s| s.all.mean_slowdown));
+        value.push(format!("{}: pFabric/pHost {}, Fastpass/pHost {}", wl(size, x), fmt(mean(pf.iter().copied())), fmt(mean(fp.iter().copied()))));
+        checks.push(Check::of(&PERM_PF, format!("{}: pFabric / pHost mean slowdown", wl(size, x)), pf.clone()));
+        checks.push(Check::of(&PERM_SIG, format!("{}: pFabric / pHost mean slowdown", wl(size, x)), pf));
+        checks.push(Check::of(&PERM_FP, format!("{}: Fastpass / pHost mean slowdown", wl(size, x)), fp.clone()));
+        checks.push(Check::of(&PERM_SIG, format!("{}: Fastpass / pHost mean slowdown", wl(size, x)), fp));
+    }
+    let stable = |s: usize| (0..size.xs.len()).map(|x| format!("{} {}/{}", wl(size, x), g.at(s, x).iter().filter(|o| o.summary.as_ref().is_some_and(|m| m.stable)).count(), size.seeds.len())).collect::<Vec<_>>().join(", ");
+    Some(Judged {
+        value: value.join("; "),
+        checks,
+        notes: vec![format!("runs dcsim's stability test finds stable (its backlog did not keep growing), pFabric: {}; pHost: {}; Fastpass: {}", stable(PF), stable(PH), stable(FP))],
+    })
+}
+
+const PERM_LONG: Reading = Reading { key: "long-flows", says: "per-packet scheduling as in pHost and Fastpass performs significantly better than pFabric for long flows", of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const PERM_LONG_ORDER: Reading = Reading { key: "long-flows-order", says: "performs significantly better than pFabric for long flows", of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+
+fn permutation_long(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(
+        lab,
+        size,
+        &SCHEMES,
+        |p, _, _| with(&lab.scenario("phost-permutation"), *p, f64::NAN).with_field("workload.sizes", serde_json::json!({"kind": "bimodal", "short_packets": 3, "long_packets": 700, "short_fraction": 0.0})).expect("bimodal sizes"),
+        false,
+    )?;
+    let (ph, fp) = (g.ratio(PF, PH, 0, |s| s.all.mean_slowdown), g.ratio(PF, FP, 0, |s| s.all.mean_slowdown));
+    Some(Judged {
+        value: format!("pFabric/pHost {}, pFabric/Fastpass {}", fmt(mean(ph.iter().copied())), fmt(mean(fp.iter().copied()))),
+        checks: vec![
+            Check::of(&PERM_LONG_ORDER, "pFabric / pHost mean slowdown", ph.clone()),
+            Check::of(&PERM_LONG, "pFabric / pHost mean slowdown", ph),
+            Check::of(&PERM_LONG_ORDER, "pFabric / Fastpass mean slowdown", fp.clone()),
+            Check::of(&PERM_LONG, "pFabric / Fastpass mean slowdown", fp),
+        ],
+        notes: Vec::new(),
+    })
+}
+
+// -------------------------------------------------------- incast, 9(c,d)
+
+const INCAST_FCT: Reading = Reading { key: "fct-7%", says: "each of pHost, pFabric and Fastpass perform within 7% of each other", of: "largest over smallest mean flow completion time among the three", bound: Bound::range(1.0, 1.07), kind: Kind::Value, rule: Rule::Literal };
+const INCAST_RCT: Reading = Reading { key: "rct-4%", says: "the performance difference between pHost, pFabric and Fastpass is less than 4%", of: "largest over smallest mean request completion time among the three", bound: Bound { lo: 1.0, hi: 1.04, lo_open: false, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+
+/// Per seed: the mean request completion time and mean flow completion
+/// time of a run of the incast matrix, ms.
+fn incast_times(o: &Outcome) -> (f64, f64) {
+    if !o.finished() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mut by: std::collections::BTreeMap<u32, (f64, f64)> = std::collections::BTreeMap::new();
+    for r in o.records.iter().filter(|r| !r.background) {
+        let e = by.entry(r.request.unwrap_or(0)).or_insert((f64::INFINITY, f64::NEG_INFINITY));
+        e.0 = e.0.min(r.start.as_us_f64());
+        e.1 = e.1.max(r.end.map_or(f64::NAN, |t| t.as_us_f64()));
+    }
+    let rct = mean(by.values().map(|(a, b)| (b - a) / 1000.0));
+    let fct = mean(o.records.iter().filter(|r| !r.background).map(|r| r.fct().map_or(f64::NAN, |f| f.as_us_f64() / 1000.0)));
+    (rct, fct)
+}
+
+fn incast(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(
+        lab,
+        size,
+        &SCHEMES,
+        |p, _, n| {
+            let mut s = with(&lab.scenario("incast"), *p, f64::NAN);
+            if let MatrixSpec::Incast { senders, .. } = &mut s.workload.matrix {
+                *senders = n as u32;
+            }
+            s
+        },
+        true,
+    )?;
+    let mut checks = Vec::new();
+    let (mut rs, mut fs) = (Vec::new(), Vec::new());
+    for x in 0..size.xs.len() {
+        let t: Vec<Vec<(f64, f64)>> = (0..3).map(|s| g.at(s, x).iter().map(|o| incast_times(o)).collect()).collect();
+        let spread = |f: fn(&(f64, f64)) -> f64| -> Vec<f64> {
+            (0..size.seeds.len()).map(|k| {
+                let v: Vec<f64> = (0..3).map(|s| f(&t[s][k])).collect();
+                v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
+            }).collect()
+        };
+        let (r, f) = (spread(|p| p.0), spread(|p| p.1));
+        rs.push(mean(r.iter().copied()));
+        fs.push(mean(f.iter().copied()));
+        checks.push(Check::of(&INCAST_RCT, format!("{} senders: largest / smallest mean request completion", fmt(size.xs[x])), r));
+        checks.push(Check::of(&INCAST_FCT, format!("{} senders: largest / smallest mean flow completion", fmt(size.xs[x])), f));
+    }
+    Some(Judged { value: format!("request completion within {}, flow completion within {} of each other (largest / smallest)", span(&rs), span(&fs)), checks, notes: Vec::new() })
+}
+
+// ------------------------------------------------- buffer sizes, Fig 10
+
+const BUFFERS: Reading = Reading { key: "under-1%", says: "varying less than 1% over the range of parameters evaluated even with tiny 6.2 KB buffers", of: "largest over smallest mean slowdown across buffer sizes, per scheme", bound: Bound { lo: 1.0, hi: 1.01, lo_open: false, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+
+fn buffers(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(
+        lab,
+        size,
+        &SCHEMES,
+        |p, _, kb| {
+            let s = with(&lab.scenario("datamining-leaf-spine"), *p, f64::NAN);
+            s.with_field(&format!("params.{}.buffer_bytes", p.as_str()), ((kb * 1000.0).round() as u64).into()).expect("every scheme has a buffer")
+        },
+        false,
+    )?;
+    let mut checks = Vec::new();
+    let mut value = Vec::new();
+    let mut notes = Vec::new();
+    for (s, p) in SCHEMES.iter().enumerate() {
+        let per: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.per_seed(s, x, |m| m.all.mean_slowdown)).collect();
+        let spread: Vec<f64> = (0..size.seeds.len()).map(|k| {
+            let v: Vec<f64> = per.iter().map(|p| p[k]).collect();
+            v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
+        }).collect();
+        value.push(format!("{} {}", p.as_str(), fmt(mean(spread.iter().copied()))));
+        notes.push(format!("{} mean slowdown by buffer (KB): {}", p.as_str(), by_point(size.xs, &per.iter().map(|v| mean(v.iter().copied())).collect::<Vec<_>>())));
+        checks.push(Check::of(&BUFFERS, format!("{}: largest / smallest mean slowdown over the buffer sizes", p.as_str()), spread));
+    }
+    Some(Judged { value: format!("largest / smallest over buffer sizes: {}", value.join(", ")), checks, notes })
+}
+
+// ---------------------------------------------------- tenants, Fig 11
+
+/// When the two tenants' throughputs are compared: the first 4 ms, while
+/// both are backlogged.
+const TENANT_WINDOW_US: f64 = 4000.0;
+
+const PFABRIC_FAVOURS: Reading = Reading { key: "pfabric-imc10", says: "pFabric allows the IMC10 tenant to achieve significantly higher throughput than the Web Search tenant", of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const PFABRIC_FAVOURS_ORDER: Reading = Reading { key: "pfabric-imc10-order", says: "higher throughput than the Web Search tenant", of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const PHOST_SIMILAR: Reading = Reading { key: "phost-similar", says: "with pHost, the two tenants see similar throughput", of: "under tenant-fair pHost, the IMC10 tenant's throughput over the web search tenant's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+
+fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
+    let schemes = [(P::Pfabric, "srpt"), (P::Phost, "tenant_fair")];
+    let mut jobs = Vec::new();
+    for &(p, policy) in &schemes {
+        for &seed in size.seeds {
+            let mut s = lab.scenario("phost-two-tenants").with_field("params.phost.policy", policy.into()).expect("a pHost policy");
+            s.protocol = p;
+            s.seed = seed;
+            if let Some(f) = size.flows_at(0) {
+                s.workload.flows = f;
+            }
+            jobs.push(super::super::Job::new(s).until_us(TENANT_WINDOW_US));
+        }
+    }
+    let out = lab.runs(jobs)?;
+    let n = size.seeds.len();
+    let ratio = |o: &&Outcome| o.tenant_bytes[0] as f64 / o.tenant_bytes[1].max(1) as f64;
+    let (pf, ph): (Vec<f64>, Vec<f64>) = (out[..n].iter().map(ratio).collect(), out[n..].iter().map(ratio).collect());
+    Some(Judged {
+        value: format!("IMC10 / web search throughput: pFabric {}, tenant-fair pHost {}", fmt(mean(pf.iter().copied())), fmt(mean(ph.iter().copied()))),
+        checks: vec![
+            Check::of(&PFABRIC_FAVOURS_ORDER, "pFabric: IMC10 / web search bytes delivered in the first 4 ms", pf.clone()),
+            Check::of(&PFABRIC_FAVOURS, "pFabric: IMC10 / web search bytes delivered in the first 4 ms", pf),
+            Check::of(&PHOST_SIMILAR, "tenant-fair pHost: IMC10 / web search bytes delivered in the first 4 ms", ph),
+        ],
+        notes: Vec::new(),
+    })
+}
+
+// -------------------------------------------------------------- registry
+
+const LEAF_SPINE: &str = "144 hosts, 9 racks of 16 under 4 spines, 10/40 Gbps, 200 ns per link, cut-through and per-packet spraying as the pHost authors' simulator runs them; each port sends at its own rate once a header is in";
+const PFABRIC_CHOICES: &str = "pFabric with the pHost authors' configuration: initCwnd 12, RTO 45 us, largest window 15 packets";
+const PHOST_CHOICES: &str = "pHost's tokens paced at 1540 B (the authors' simulator), free tokens for every flow and never expiring, short-flow data priority up to 69 packets (the paper gives no threshold)";
+const FASTPASS_CHOICES: &str = "Fastpass's arbiter on host 0's link with zero processing time and perfect clocks (the paper's best case); sources send at their slots' start (the Fastpass paper's timeslots)";
+
+const PHOST_AUTHORS: Variant = Variant {
+    name: "pHost timers of the authors' scripts",
+    why: "downgrade 25 and receiver timeout 9 MTU-times (NetSys/simulator py/run_experiments.py, which produced the paper's figures) instead of section 4.1's 8 and 24",
+    settings: &[Applied { path: "params.phost.profile", value: "\"authors_scripts\"", why: "the authors' experiment scripts" }],
+};
+const FASTPASS_ON_GRANT: Variant = Variant {
+    name: "Fastpass sends as its grant arrives",
+    why: "the pHost authors' simulator starts a granted epoch on the grant's arrival instead of at the slot boundary",
+    settings: &[Applied { path: "params.fastpass.start_on_grant", value: "true", why: "the pHost authors' simulator" }],
+};
+const FASTPASS_GUARD: Variant = Variant {
+    name: "Fastpass epochs of 8.5 slots",
+    why: "the pHost authors' simulator makes an epoch 8.5 MTU times for 8 packets (`fastpass_epoch_time`) instead of section 4.1's 8",
+    settings: &[Applied { path: "params.fastpass.epoch_guard_slots", value: "0.5", why: "the pHost authors' simulator" }],
+};
+
+const WORKLOAD_AXIS: &str = "workloads (0 web search, 1 data mining, 2 IMC10)";
+const DEFAULTS: Setting = Setting {
+    scenarios: &["websearch-leaf-spine"],
+    axis: WORKLOAD_AXIS,
+    quick: Size { flows: &[1000, 400, 2000], seeds: &[1, 2, 3], xs: &[0.0, 1.0, 2.0], requests: 0, per_scenario: &[] },
+    full: Size { flows: &[4000, 2000, 10_000], seeds: &[1, 2, 3, 4, 5], xs: &[0.0, 1.0, 2.0], requests: 0, per_scenario: &[] },
+    paper_size: "the three traces at load 0.6, all-to-all; the number of flows per run is not stated (section 4.3 counts 511 million packets for web search at 0.6, about 40 times the full size here)",
+    deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES],
+};
+
+/// The pHost paper's claims.
+pub fn claims() -> Vec<Claim> {
+    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim { id, paper: Paper::PHost, section, figure, quote, in_excerpt: true, statement, readings, setting, applied: &[], variants, measure };
+    vec![
+        claim(
+            "phost-near-pfabric",
+            "abstract; 4.2",
+            "Figure 3",
+            "We show that pHost achieves performance on par with pFabric (within 4% for typical conditions) and significantly outperforms Fastpass (by a factor of 3.8×) while relying only on commodity network hardware.",
+            "in the default configuration (load 0.6, all-to-all, 36 KB ports) pHost's mean slowdown is within 4% of pFabric's on each trace",
+            &[WITHIN_4] as &[Reading],
+            DEFAULTS,
+            &[PHOST_AUTHORS] as &[Variant],
+            near_pfabric as fn(&Lab, &Size) -> Option<Judged>,
+        ),
+        claim(
+            "phost-vs-fastpass",
+            "4.2",
+            "Figure 3",
+            "Figure 3: Mean slowdown of pFabric, pHost, and Fastpass across different workloads for our default configuration (0.6 load, per-port buffers of 36kB). pHost performs comparable to pFabric, and 1.3–4× better than Fastpass.",
+            "Fastpass's mean slowdown is 1.3 times pHost's on one trace and 4 times on another; pHost's is comparable to pFabric's",
+            &[FP_RANGE[0], FP_RANGE[1], FP_RANGE[2], COMPARABLE_PF],
+            DEFAULTS,
+            &[PHOST_AUTHORS, FASTPASS_ON_GRANT, FASTPASS_GUARD],
+            vs_fastpass,
+        ),
+        claim(
+            "phost-short-and-long-flows",
+            "4.2",
+            "Figure 4",
+            "Figure 4: Breakdown of mean slowdown by flow size for pFabric, pHost, and Fastpass (all flows greater than 10MB (for Data Mining and Web Search workloads) and greater than 100KB (for IMC10 workload) are considered long flows). All the three schemes have similar performance for long flows; for short flows, however, pHost performs similar to pFabric and 1.3–4× better than Fastpass.",
+            "long flows: the three schemes comparable; short flows: pHost comparable to pFabric and 1.3 to 4 times better than Fastpass",
+            &[LONG_COMPARABLE, SHORT_COMPARABLE, SHORT_FP[0], SHORT_FP[1], SHORT_FP[2]],
+            DEFAULTS,
+            &[PHOST_AUTHORS, FASTPASS_ON_GRANT, FASTPASS_GUARD],
+            flow_sizes,
+        ),
+        claim(
+            "phost-first-hop-drops",
+            "4.3",
+            "Figure 5(f)",
+            "We see that for pFabric, the vast majority of packet drops occur in the first (61%) and last (39%) hop queue, with almost no drops in the two intermediate hops. In contrast, because pHost and Fastpass explicitly schedule packets, first and last hop drops are almost eliminated: both protocols experience zero drops at the first hop",
+            "web search at load 0.6: 61% of pFabric's drops are at the first hop and 39% at the last; pHost and Fastpass drop nothing at the first hop",
+            &[DROPS_FIRST, DROPS_LAST, ZERO_FIRST],
+            Setting { quick: Size { xs: &[0.0], flows: &[1000], ..DEFAULTS.quick }, full: Size { xs: &[0.0], flows: &[4000], ..DEFAULTS.full }, ..DEFAULTS },
+            &[PHOST_AUTHORS],
+            first_hop_drops,
+        ),
+        claim(
+            "phost-deadlines",
+            "4.3",
+            "Figure 5(c)",
+            "We observe that all protocols achieve similar performance in terms of fraction of flows that meet their deadlines, with the maximum difference in performance between any two protocols being 2%.",
+            "with deadlines drawn from an exponential of mean 1 ms (at least 1.25 times the flow's ideal), the three schemes meet deadlines within 2 points of each other on each trace",
+            &[DEADLINES_2PCT],
+            Setting {
+                scenarios: &["phost-deadlines"],
+                quick: Size { flows: &[800, 400, 1500], ..DEFAULTS.quick },
+                full: Size { flows: &[3000, 1500, 6000], seeds: &[1, 2, 3], ..DEFAULTS.full },
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, "pHost grants tokens earliest deadline first (policy edf, section 3.3; the paper does not say which policy Figure 5(c) ran)", "pFabric's priority stays the remaining size (dcsim's pFabric has no deadline priority); Fastpass's arbiter ignores deadlines", FASTPASS_CHOICES],
+                ..DEFAULTS
+            },
+            &[PHOST_AUTHORS, Variant { name: "pHost scheduling SRPT", why: "the paper's default policy (section 3.3) instead of EDF", settings: &[Applied { path: "params.phost.policy", value: "\"srpt\"", why: "section 3.3" }] }],
+            deadlines,
+        ),
+        claim(
+            "phost-bimodal",
+            "4.3",
+            "Figure 8",
+            "The first is that pHost once again matches pFabric's performance over the spectrum of test cases. [...] Fastpass performs similar to pHost and pFabric when there are 90% long flows, but gets significantly worse as the fraction of short flows increases.",
+            "flows of 3 or 700 packets: pHost comparable to pFabric at every mix; Fastpass comparable with 90% long flows and clearly worse once short flows dominate",
+            &[MATCHES, FP_SIMILAR_LONG, FP_WORSE, FP_WORSENS],
+            Setting {
+                scenarios: &["phost-bimodal"],
+                axis: "fraction of short flows",
+                quick: Size { flows: &[2000], seeds: &[1, 2, 3], xs: &[0.1, 0.995], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[4000], seeds: &[1, 2, 3], xs: &[0.0, 0.1, 0.5, 0.9, 0.995], requests: 0, per_scenario: &[] },
+                paper_size: "short fractions 0% to 99.5% at load 0.6; flows per run not stated",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES],
+            },
+            &[PHOST_AUTHORS, FASTPASS_ON_GRANT],
+            bimodal,
+        ),
+        claim(
+            "phost-permutation",
+            "4.3",
+            "Figure 9(a)",
+            "We note that pHost significantly outperforms both pFabric and Fastpass for the permutation TM across all workloads.",
+            "on a permutation matrix (each host sends to one other) pHost's mean slowdown is clearly below pFabric's and Fastpass's on each trace",
+            &[PERM_PF, PERM_FP, PERM_SIG],
+            Setting {
+                scenarios: &["phost-permutation"],
+                quick: Size { flows: &[2000, 500, 2000], seeds: &[1, 2, 3], xs: &[0.0, 1.0, 2.0], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[20_000, 2000, 10_000], seeds: &[1, 2, 3], xs: &[0.0, 1.0, 2.0], requests: 0, per_scenario: &[] },
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "load 0.6 (the default configuration)"],
+                ..DEFAULTS
+            },
+            &[PHOST_AUTHORS],
+            permutation,
+        ),
+        claim(
+            "phost-permutation-long-flows",
+            "4.3",
+            "Figure 9(b)",
+            "Note that for permutation TM, there is little or no contention across flows in the core. Thus, per-packet scheduling as in pHost and Fastpass performs significantly better than pFabric for long flows (extreme left point in Figure 9(b)).",
+            "on a permutation matrix with every flow long (700 packets), pHost and Fastpass have clearly lower mean slowdown than pFabric",
+            &[PERM_LONG, PERM_LONG_ORDER],
+            Setting {
+                scenarios: &["phost-permutation"],
+                axis: "",
+                quick: Size { flows: &[1000], seeds: &[1, 2, 3], xs: &[], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[3000], seeds: &[1, 2, 3, 4, 5], xs: &[], requests: 0, per_scenario: &[] },
+                paper_size: "the bimodal workload with no short flows, load 0.6; flows per run not stated",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES],
+            },
+            &[PHOST_AUTHORS],
+            permutation_long,
+        ),
+        claim(
+            "phost-incast",
+            "4.3",
+            "Figure 9(c, d)",
+            "Figure 9(c) shows the average FCT for the incast TM. We note that each of pHost, pFabric and Fastpass perform within 7% of each other. Figure 9(d) shows the average request completion time (RCT) of each scheme. Similar to FCT, the performance difference between pHost, pFabric and Fastpass is less than 4%",
+            "incast of 100 MB over 5 to 50 random senders: the three schemes' mean flow completion times within 7% of each other, request completion times within 4%",
+            &[INCAST_FCT, INCAST_RCT],
+            Setting {
+                scenarios: &["incast"],
+                axis: "senders",
+                quick: Size { flows: &[], seeds: &[1, 2, 3], xs: &[5.0, 50.0], requests: 3, per_scenario: &[] },
+                full: Size { flows: &[], seeds: &[1, 2, 3], xs: &[5.0, 10.0, 20.0, 30.0, 40.0, 50.0], requests: 6, per_scenario: &[] },
+                paper_size: "10,000 requests of 100 MB for each number of senders (5 to 50)",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "100 MB counted on the wire (66,667 packets of 1500 B)"],
+            },
+            &[PHOST_AUTHORS],
+            incast,
+        ),
+        claim(
+            "phost-buffer-size",
+            "4.3",
+            "Figure 10",
+            "We see that none of the three schemes is sensitive to the sizing of switch buffers, varying less than 1% over the range of parameters evaluated even with tiny 6.2 KB buffers.",
+            "data mining at load 0.6 with port buffers from 6.2 KB to 72 KB: each scheme's mean slowdown varies by less than 1%",
+            &[BUFFERS],
+            Setting {
+                scenarios: &["datamining-leaf-spine"],
+                axis: "port buffer (KB)",
+                quick: Size { flows: &[400], seeds: &[1, 2, 3], xs: &[6.2, 72.0], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[1500], seeds: &[1, 2, 3], xs: &[6.2, 12.0, 24.0, 36.0, 72.0], requests: 0, per_scenario: &[] },
+                paper_size: "buffers from 6.2 KB to 72 KB (section 4.1: 6 KB to 72 KB); flows per run not stated",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "pFabric keeps its defaults at every buffer size; the paper (footnote 4) tried several initial windows and RTOs for pFabric below 36 KB and kept the best"],
+            },
+            &[PHOST_AUTHORS],
+            buffers,
+        ),
+        claim(
+            "phost-tenant-fair",
+            "4.4",
+            "Figure 11",
+            "We see that pFabric allows the IMC10 tenant to achieve significantly higher throughput than the Web Search tenant. [...] In contrast, with pHost, the two tenants see similar throughput.",
+            "an IMC10 tenant and a web search tenant inject all their flows at time zero: pFabric gives the IMC10 tenant clearly more throughput, tenant-fair pHost about the same to both",
+            &[PFABRIC_FAVOURS, PFABRIC_FAVOURS_ORDER, PHOST_SIMILAR],
+            Setting {
+                scenarios: &["phost-two-tenants"],
+                axis: "",
+                quick: Size { flows: &[20_000], seeds: &[1, 2, 3], xs: &[], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[20_000], seeds: &[1, 2, 3, 4, 5], xs: &[], requests: 0, per_scenario: &[] },
+                paper_size: "both tenants' traces injected at the start; how many flows is not stated",
+                deviations: &[LEAF_SPINE, "the IMC10 tenant has 8.5 times as many flows, so both bring about the same bytes (the paper does not say how the two traces were sized)", "throughput compared over the first 4 ms, while both tenants have data waiting"],
+            },
+            &[],
+            tenants,
+        ),
+    ]
+}
