@@ -10,6 +10,7 @@
 
 import { PROTOCOLS, validateSettings, type BranchSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import type { Summary } from '../engine/api';
+import { validateShows, type Shows } from './shows';
 
 /** Which summary number a question compares across the protocols. */
 export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps', 'control_overhead'] as const;
@@ -45,6 +46,11 @@ export interface LessonStep {
   title: string;
   /** The narration read at this step. */
   text: string;
+  /**
+   * What the step says is on screen, each checked against the runs at
+   * `at_us` (shows.ts; tests/unit/lessons.test.ts checks every shipped lesson).
+   */
+  shows?: Shows[];
   question?: Question;
 }
 
@@ -193,6 +199,7 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
     else prev = s.at_us;
     if (!isText(s.title)) e(`${f}.title`, 'must not be empty');
     if (!isText(s.text)) e(`${f}.text`, 'must not be empty');
+    if (s.shows !== undefined) errs.push(...validateShows(s.shows, `${f}.shows`, runs as string[]));
     if (s.question === undefined) return;
     const q = s.question;
     const qf = `${f}.question`;

@@ -16,6 +16,9 @@ import { EngineError, SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
 import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
+import { fmtTime } from './time';
+
+export { fmtTime, fmtClock } from './time';
 
 /** What the clock is doing. */
 export type Mode = 'paused' | 'playing' | 'full';
@@ -714,16 +717,6 @@ export function budgetFor(n: number): number {
 /** Next event time of a run, as its last frame reported it. */
 function nextOf(r: RunState): number {
   return r.nextPs >= 0 ? r.nextPs : Infinity;
-}
-
-/** "12.345 us", "3.2 ms". */
-export function fmtTime(ps: number): string {
-  if (!Number.isFinite(ps)) return 'end';
-  const us = ps / 1e6;
-  if (us < 1) return `${(ps / 1e3).toFixed(1)} ns`;
-  if (us < 1000) return `${us.toFixed(3)} µs`;
-  if (us < 1e6) return `${(us / 1000).toFixed(3)} ms`;
-  return `${(us / 1e6).toFixed(3)} s`;
 }
 
 /** "2 µs per second". */
