@@ -189,6 +189,12 @@ describe('each step shows what it says', () => {
     }, 120_000);
   }
 
+  it('every shipped lesson says what its steps show, and every step after the first has a statement', () => {
+    for (const lesson of bundledLessons(names)) {
+      lesson.steps.slice(1).forEach((st, i) => expect(st.shows?.length ?? 0, `${lesson.name} steps[${i + 1}] "${st.title}" states nothing it shows`).toBeGreaterThan(0));
+    }
+  });
+
   it('a step that lies is reported, naming the step, the statement, the time and when it does happen', () => {
     // pHost against pFabric on the shipped lesson's fabric: pFabric's first
     // drop (at a host's own link) comes at about 5.4 ms, so a step at 1 ms
