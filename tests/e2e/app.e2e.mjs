@@ -652,6 +652,52 @@ try {
     }
   });
 
+  await check('the lesson editor checks what each step shows: a step that lies holds the download back, naming it; the true lesson downloads', async () => {
+    const pe = await context.newPage();
+    watch(pe, 'editor shows');
+    pe.on('dialog', (d) => d.accept());
+    try {
+      await pe.goto(BASE + '#lesson=phost-tokens');
+      await waitReady(pe);
+      await pe.getByTestId('editor-open').click();
+      await pe.getByTestId('editor-from-open').click();
+      // Step 2 says tokens are being sent; at 200 us none has been (the first is at about 656 us).
+      assert((await pe.getByTestId('editor-step-1-shows-1-message').inputValue()) === 'token', 'step 2 does not state a token');
+      await pe.getByTestId('editor-step-1-at').fill('200');
+      await pe.getByTestId('editor-name').fill('phost-tokens-copy');
+      let downloaded = false;
+      pe.on('download', () => (downloaded = true));
+      await pe.getByTestId('editor-download').click();
+      await pe.getByTestId('editor-shows-warning').waitFor({ timeout: 120_000 });
+      const warning = await pe.getByTestId('editor-shows-warning').innerText();
+      assert(/steps\[1\]\.shows\[1\] \(step 2, "Watch the control messages"\): "a token message has been sent in phost" is false at t = 200\.000 µs: none by then \(the first is at t = 656\.\d{3} µs\)/.test(warning), `warning: ${warning}`);
+      assert((await pe.getByTestId('editor-step-1-shows-1-verdict').getAttribute('data-holds')) === 'false', 'the false statement is not marked');
+      assert((await pe.getByTestId('editor-step-1-shows-0-verdict').getAttribute('data-holds')) === 'true', 'the RTS statement (true at 200 us) is not marked as holding');
+      await pe.waitForTimeout(500);
+      assert(!downloaded, 'the lesson was downloaded although a statement is false');
+      await pe.screenshot({ path: join(out, '11b-editor-shows-warning.png'), fullPage: true });
+      // Back to 700 us: every statement holds, and the download goes ahead.
+      await pe.getByTestId('editor-save-cancel').click();
+      await pe.getByTestId('editor-step-1-at').fill('700');
+      const [dl] = await Promise.all([pe.waitForEvent('download', { timeout: 120_000 }), pe.getByTestId('editor-download').click()]);
+      const path = join(out, 'phost-tokens-copy.json');
+      await dl.saveAs(path);
+      const file = JSON.parse(readFileSync(path, 'utf8'));
+      assert(file.steps[1].at_us === 700 && file.steps[1].shows.length === 2, `saved steps: ${JSON.stringify(file.steps[1])}`);
+      assert(/all \d+ statements hold/.test(await pe.getByTestId('editor-shows-status').innerText()), `status: ${await pe.getByTestId('editor-shows-status').innerText()}`);
+      // A statement picked in the editor: a pFabric drop at a first hop, at step 2's 700 us: false, marked so by the check.
+      await pe.getByTestId('editor-step-1-shows-add').click();
+      await pe.getByTestId('editor-step-1-shows-2-what').selectOption('drop');
+      await pe.getByTestId('editor-step-1-shows-2-protocol').selectOption('pfabric');
+      await pe.getByTestId('editor-step-1-shows-2-where').selectOption('first_hop');
+      await pe.getByTestId('editor-shows-check').click();
+      await pe.waitForFunction(() => document.querySelector('[data-testid="editor-step-1-shows-2-verdict"]')?.getAttribute('data-holds') === 'false', null, { timeout: 120_000 });
+      assert(/first is at t = 5\.42\d ms/.test(await pe.getByTestId('editor-step-1-shows-2-verdict').innerText()), `verdict: ${await pe.getByTestId('editor-step-1-shows-2-verdict').innerText()}`);
+    } finally {
+      await pe.close();
+    }
+  });
+
   await check('self-check mode: answers are scored, each with its explanation, and the results download as CSV', async () => {
     const p10 = await context.newPage();
     watch(p10, 'self-check');

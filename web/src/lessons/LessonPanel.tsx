@@ -10,6 +10,7 @@ import { fmtTime, type Conductor, type ConductorState } from '../state/conductor
 import type { Summary } from '../engine/api';
 import { answer, BRANCH_RUN, metricText, type Lesson } from './lesson';
 import { Markdown } from './Markdown';
+import { showsText } from './shows';
 import { selfCheckCsv, selfCheckRows, selfCheckScore } from './author';
 import { downloadCsv } from '../export/download';
 
@@ -154,6 +155,16 @@ export function LessonPanel({
       <div aria-live="polite" data-testid="lesson-live">
         <h4 data-testid="lesson-step-title">{st.title}</h4>
         <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+        {st.shows && st.shows.length > 0 && (
+          <div data-testid="lesson-shows">
+            <strong>On screen by this time</strong> <small>(checked against the runs)</small>:
+            <ul className="lesson-shows">
+              {st.shows.map((x, k) => (
+                <li key={k}>{showsText(x)}</li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
       {q && (
         <div className="lesson-question" data-testid="lesson-question">

@@ -347,7 +347,9 @@ export interface ShowsFailure {
   step: number;
   index: number;
   statement: Shows;
-  /** "steps[2].shows[0]: "a packet has been dropped ... in pfabric" is false at t = 1.000 ms: none by then (the first is at t = 5.422 ms)". */
+  /** Why, alone: "is false at t = 1.000 ms: none by then (the first is at t = 5.422 ms)". */
+  why: string;
+  /** The whole message: "steps[2].shows[0] (step 3, "Drops"): "a packet has been dropped ... in pfabric" " and `why`. */
   message: string;
 }
 
@@ -364,7 +366,10 @@ export function checkShows(steps: readonly { at_us: number; title?: string; show
       const names = s.protocol !== undefined ? [s.protocol] : Object.keys(facts);
       const where = `steps[${i}].shows[${k}] (step ${i + 1}${st.title ? `, "${st.title}"` : ''})`;
       const missing = names.find((n) => !facts[n]);
-      if (missing !== undefined) return out.push({ step: i, index: k, statement: s, message: `${where}: no run named "${missing}" (runs: ${Object.keys(facts).join(', ')})` });
+      if (missing !== undefined) {
+        const why = `names no run of the lesson ("${missing}"; runs: ${Object.keys(facts).join(', ')})`;
+        return out.push({ step: i, index: k, statement: s, why, message: `${where}: ${why}` });
+      }
       const seen = names.map((n) => ({ n, f: facts[n].at[i], first: facts[n].firstPs }));
       // A step the run did not reach (a wall-time bound) is not judged.
       if (seen.some((x) => !x.f)) return;
@@ -374,7 +379,8 @@ export function checkShows(steps: readonly { at_us: number; title?: string; show
       const firsts = key ? verdicts.map((v) => v.first?.[key]).filter((x): x is number => x !== undefined) : [];
       const later = firsts.length ? ` (the first is at t = ${fmtTime(Math.min(...firsts))})` : key ? ' (and none later in the part of the run looked at)' : '';
       const saw = verdicts.length === 1 ? verdicts[0].saw : verdicts.map((v) => `${v.n}: ${v.saw}`).join('; ');
-      out.push({ step: i, index: k, statement: s, message: `${where}: "${showsText(s)}" is false at t = ${fmtTime(st.at_us * 1e6)}: ${saw}${later}` });
+      const why = `is false at t = ${fmtTime(st.at_us * 1e6)}: ${saw}${later}`;
+      out.push({ step: i, index: k, statement: s, why, message: `${where}: "${showsText(s)}" ${why}` });
     });
   });
   return out;
