@@ -475,6 +475,82 @@ try {
     }
   });
 
+  await check('going to events: keys and buttons land the clock exactly on the next / previous drop, token and completion; ticks for drops and steps; focus leaves the seek box', async () => {
+    const pg = await context.newPage();
+    watch(pg, 'events');
+    try {
+      // The first drop of the lesson's pFabric run, from the native engine's trace.
+      const lesson = JSON.parse(readFileSync(join(root, 'scenarios/lessons/phost-tokens.json'), 'utf8'));
+      const dir = mkdtempSync(join(tmpdir(), 'dcsim-e2e-'));
+      writeFileSync(join(dir, 'pf.json'), JSON.stringify({ ...lesson.scenario, protocol: 'pfabric' }));
+      const line = execFileSync('sh', ['-c', `"${dcsim}" run "${join(dir, 'pf.json')}" -q --trace /dev/stdout 2>/dev/null | grep -m1 '"type":"drop"'`], { encoding: 'utf8' });
+      const firstDrop = JSON.parse(line).t_ps;
+      await pg.goto(BASE + '#lesson=phost-tokens');
+      await waitReady(pg);
+      // Ticks: one per lesson step; drops from the background scan of both runs, the first at the native first drop.
+      assert((await pg.locator('[data-testid^="scrub-step-"]').count()) === 4, 'not one tick per lesson step');
+      await pg.waitForFunction(() => Number(document.querySelector('[data-testid="scrub-drop-ticks"]')?.getAttribute('data-count') ?? 0) > 0, null, { timeout: 60_000 });
+      const ticks = pg.getByTestId('scrub-drop-ticks');
+      assert(Number(await ticks.getAttribute('data-first-ps')) === firstDrop, `first drop tick at ${await ticks.getAttribute('data-first-ps')} ps, dcsim's trace has ${firstDrop}`);
+      assert((await ticks.locator('.scrub-drop').count()) > 0, 'no drop tick drawn');
+      const clockPs = async () => Number(await pg.getByTestId('clock').getAttribute('data-ps'));
+      const waitNewStatus = async (before, re) => {
+        await pg.waitForFunction(([b, src]) => { const t = document.querySelector('[data-testid="status"]')?.textContent ?? ''; return t !== b && new RegExp(src).test(t); }, [before, re.source], { timeout: 60_000 });
+      };
+      // d: the next drop, exactly on its time, and the event log shows it.
+      await pg.locator('body').click({ position: { x: 5, y: 5 } });
+      let before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('d');
+      await waitNewStatus(before, /^next drop \(pfabric\): at t = 5\.42\d ms/);
+      assert((await clockPs()) === firstDrop, `the clock is at ${await clockPs()} ps, the first drop at ${firstDrop}`);
+      // The event log (redrawn at most every 150 ms) lists the drop at its time.
+      const dropLine = `${(firstDrop / 1e6).toFixed(3)} µs`;
+      await pg
+        .waitForFunction((t) => [...document.querySelectorAll('[data-testid="run-pfabric"] [data-testid="event-log"] li')].some((li) => li.textContent.includes(t) && /dropped/.test(li.textContent)), dropLine, { timeout: 10_000 })
+        .catch(async () => {
+          throw new Error(`the event log does not show the drop at ${dropLine}:\n${(await pg.getByTestId('run-pfabric').getByTestId('event-log').innerText()).slice(0, 400)}`);
+        });
+      await pg.screenshot({ path: join(out, '08b-next-drop.png') });
+      // d again, then shift+D: back exactly on the first.
+      before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('d');
+      await waitNewStatus(before, /^next drop/);
+      const second = await clockPs();
+      assert(second > firstDrop, `the second drop (${second}) is not after the first (${firstDrop})`);
+      before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('Shift+D');
+      await waitNewStatus(before, /^previous drop \(pfabric\)/);
+      assert((await clockPs()) === firstDrop, `shift+D went to ${await clockPs()} ps, not back to ${firstDrop}`);
+      // t: the next token is pHost's, after the drop.
+      before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('t');
+      await waitNewStatus(before, /^next token \(phost\)/);
+      assert((await clockPs()) > firstDrop, 'the next token is not after the drop');
+      // The previous flow completion, by its button: a completion, earlier.
+      const t0 = await clockPs();
+      before = await pg.getByTestId('status').textContent();
+      await pg.getByTestId('nav-previous-flow_completed').click();
+      await waitNewStatus(before, /^previous flow completion/);
+      assert((await clockPs()) < t0, 'the previous completion is not earlier');
+      // g, a time, Enter: the clock goes there and the keys work again at once (focus left the box).
+      await pg.keyboard.press('g');
+      assert(await pg.evaluate(() => document.activeElement?.id === 'seek-input'), 'g did not focus the seek box');
+      await pg.keyboard.type('1000');
+      before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('Enter');
+      await waitNewStatus(before, /^at t = 1\.000 ms/);
+      assert(await pg.evaluate(() => document.activeElement?.id !== 'seek-input'), 'focus stayed in the seek box after the seek');
+      before = await pg.getByTestId('status').textContent();
+      await pg.keyboard.press('d');
+      await waitNewStatus(before, /^next drop \(pfabric\)/);
+      assert((await clockPs()) === firstDrop, 'd after the seek did not land on the first drop');
+      const help = await pg.locator('.help').innerText();
+      assert(/d next drop · D previous drop \(shift\+d\)/.test(help) && /t next token/.test(help) && /c next flow completion/.test(help), `the key help does not list the event keys: ${help}`);
+    } finally {
+      await pg.close();
+    }
+  });
+
   await check('a load sweep in the page: a chart, and a CSV with the bytes of dcsim sweep', async () => {
     const p6 = await context.newPage();
     watch(p6, 'sweep');

@@ -17,6 +17,7 @@ import { embedCode, viewModeFromHash, withoutViewMode, withViewMode, type EmbedP
 import { EmbedPlayer, Presentation } from './present/Player';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
+import { EventNav } from './controls/EventNav';
 import { WhatIf } from './controls/WhatIf';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
@@ -273,7 +274,8 @@ export function App() {
       />
       {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
       <Transport c={conductor} s={s} />
-      <Scrubber c={conductor} s={s} />
+      <Scrubber c={conductor} s={s} steps={lesson?.steps} />
+      <EventNav c={conductor} s={s} />
       <WhatIf c={conductor} s={s} />
       <div className="status" data-testid="status">
         {s.status}
@@ -433,7 +435,7 @@ export function App() {
           <p className="help">
             Keys:{' '}
             {Object.entries(SHORTCUTS)
-              .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k} ${v}`)
+              .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k === 'ArrowLeft' ? '←' : k} ${v}`)
               .join(' · ')}
             . Click a port to inspect its buffer.
           </p>

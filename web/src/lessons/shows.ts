@@ -156,6 +156,9 @@ export function factKey(s: Pick<Shows, 'what' | 'where' | 'message' | 'size'>): 
   return q ? `${s.what}.${q}` : s.what;
 }
 
+/** Drop times a `FactsFolder` keeps (the scrubber draws them as ticks). */
+export const DROP_TIMES_KEEP = 20_000;
+
 /** Control messages after which a flow is given up (it is then not paused). */
 const GIVE_UP = new Set<string>(['pdq_terminate', 'deadline_abort', 'd3_quench']);
 
@@ -172,6 +175,8 @@ export class FactsFolder {
   private over = new Set<number>();
   private ends: number[] = [];
   private sizes: Size[] = [];
+  /** Drop times, the first DROP_TIMES_KEEP of them (the scrubber's ticks). */
+  readonly dropPs: number[] = [];
   private hopOf: (Hop | null)[];
 
   constructor(topology: Topology) {
@@ -193,6 +198,7 @@ export class FactsFolder {
         case TraceCode.Drop:
         case TraceCode.EcnMark: {
           const what = code === TraceCode.Drop ? 'drop' : 'ecn_mark';
+          if (code === TraceCode.Drop && this.dropPs.length < DROP_TIMES_KEEP) this.dropPs.push(t);
           this.add(what, t);
           const hop = this.hopOf[a[o + 2]];
           if (hop) this.add(`${what}.${hop}`, t);
@@ -273,6 +279,7 @@ export interface FactsEngine {
   take_completions(): ArrayLike<number>;
   queue_bytes(): ArrayLike<number>;
   next_event_ps(): number;
+  now_ps(): number;
 }
 
 /** What a run shows at each of some times. */
@@ -283,6 +290,11 @@ export interface RunFacts {
   firstPs: Record<string, number>;
   /** Every time asked for was reached (false: the wall-time bound cut it). */
   complete: boolean;
+  /** Times of the drops in the part of the run looked at (the first DROP_TIMES_KEEP), ps. */
+  dropPs: number[];
+  /** How far the run was looked at, ps; `ended`: to its end (then this is its end). */
+  reachedPs: number;
+  ended: boolean;
 }
 
 /** Events per engine call while collecting (the trace of one call stays a few MB). */
@@ -311,7 +323,7 @@ export function collectFacts(e: FactsEngine, topology: Topology, atPs: readonly 
     for (;;) {
       const next = e.next_event_ps();
       if (!alive || next < 0 || next > t) break;
-      if (now() - t0 > maxWall) return { at, firstPs: folder.firstPs, complete: false };
+      if (now() - t0 > maxWall) return { at, firstPs: folder.firstPs, complete: false, dropPs: folder.dropPs, reachedPs: e.now_ps(), ended: false };
       step(t);
     }
     // A flow-level run has every completion from the start: the snapshot counts those up to t.
@@ -320,7 +332,7 @@ export function collectFacts(e: FactsEngine, topology: Topology, atPs: readonly 
   }
   const t1 = now();
   while (alive && e.next_event_ps() >= 0 && now() - t1 < (opts.lookAheadMs ?? 0) && now() - t0 <= maxWall) step(Infinity);
-  return { at, firstPs: folder.firstPs, complete: true };
+  return { at, firstPs: folder.firstPs, complete: true, dropPs: folder.dropPs, reachedPs: e.now_ps(), ended: !alive || e.next_event_ps() < 0 };
 }
 
 // ---------------------------------------------------------------------------
