@@ -455,6 +455,23 @@ try {
       const text = await p5.getByTestId('lesson-answer').innerText();
       assert(winner === 'pfabric' && /predicted pfabric: right/.test(text), `answer: ${winner}: ${text}`);
       await p5.screenshot({ path: join(out, '08-lesson-answer.png') });
+      // A what-if branch opened during the lesson (pFabric with 4.5 KB buffers, which drops far
+      // more) is shown beside the runs, never judged: the verdict stays, before and after every
+      // run, the branch included, has finished.
+      const verdict = async () => [await p5.getByTestId('lesson-answer').getAttribute('data-winner'), await p5.getByTestId('lesson-answer').innerText()];
+      await p5.getByTestId('whatif-kb').fill('4.5');
+      await p5.getByTestId('whatif-branch').click();
+      await p5.waitForFunction(() => /runs beside the original/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      const [w1, t1] = await verdict();
+      assert(w1 === 'pfabric' && /predicted pfabric: right/.test(t1) && /small on purpose/.test(t1), `with a branch open the verdict became ${w1}: ${t1}`);
+      assert((await p5.getByTestId('lesson-branch-note').count()) === 1, 'no note that the branch is not judged');
+      assert(!/settings were changed/.test(await p5.getByTestId('lesson').innerText()), 'opening a branch is reported as changing the lesson\'s settings');
+      await p5.getByTestId('finish-all').click();
+      await p5.waitForFunction(() => /all runs finished/.test(document.querySelector('[data-testid="status"]')?.textContent ?? '') && document.querySelectorAll('[data-testid^="summary-2-"][data-value]').length > 3, null, { timeout: 120_000 });
+      const [w2, t2] = await verdict();
+      assert(w2 === 'pfabric' && /predicted pfabric: right/.test(t2), `with the branch finished the verdict became ${w2}: ${t2}`);
+      await p5.screenshot({ path: join(out, '08a-lesson-answer-with-branch.png') });
+      await p5.getByTestId('whatif-close').click();
       // Back to step 2: the clock replays to its time.
       await p5.getByTestId('lesson-prev').click();
       await p5.waitForFunction(() => /at t = 1\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 import { SCENARIOS } from '../../web/src/scenarios';
-import { answer, BRANCH_RUN, bundledLessons, LESSON_FILES, lessonFromHash, lessonSettings, validateLesson, type Lesson, type Question } from '../../web/src/lessons/lesson';
+import { answer, BRANCH_RUN, bundledLessons, judgedRuns, judgedSummaries, LESSON_FILES, lessonFromHash, lessonRunsChanged, lessonSettings, validateLesson, type Lesson, type Question } from '../../web/src/lessons/lesson';
 import { runsOf } from '../../web/src/state/settings';
 import type { Summary } from '../../web/src/engine/api';
 import { checkShows, collectFacts, FactsFolder, judge, showsText, type RunFacts, type Shows } from '../../web/src/lessons/shows';
@@ -139,6 +139,45 @@ describe('answers come from the runs', () => {
     expect(answer(q, [fake('pfabric', 1.5), fake('dctcp', 1.5)]).winner).toBeNull();
     expect(answer({ ...q, scope: 'long' }, [fake('pfabric', 1.5), fake('dctcp', 2)]).winner).toBeNull();
     expect(answer({ ...q, metric: 'deadlines_met', pick: 'highest' }, [fake('pfabric', 1), fake('dctcp', 2)]).winner).toBeNull();
+  });
+});
+
+describe('a what-if branch is never judged as a competitor', () => {
+  const q: Question = { prompt: '?', metric: 'drop_rate', pick: 'highest', expect: 'pfabric', explain: '' };
+  const userBranch = { of: 'pfabric' as const, name: '4.5 KB buffers', at_us: 1000, change: { kind: 'buffer_bytes' as const, bytes: 4500 } };
+
+  it('a branch opened beside a lesson is left out of its answers and not waited for', () => {
+    const l = good();
+    const settings = { ...lessonSettings(l, SCENARIOS), branch: userBranch };
+    // The branch drops the most: judged as a competitor it would win.
+    const all = [fake('pfabric', 1, 0.02), fake('dctcp', 2, 0.001), fake('pfabric', 3, 0.5)];
+    const j = judgedSummaries(l, settings, all);
+    expect(j.summaries.map((x) => x.protocol)).toEqual(['pfabric', 'dctcp']);
+    expect([j.done, j.outsideBranch]).toEqual([true, true]);
+    expect(answer(q, j.summaries).winner).toBe('pfabric');
+    // What the page did: the branch, named "branch", judged as a competitor, and winning.
+    expect(answer(q, [all[0], all[1], { ...all[2], protocol: BRANCH_RUN }]).winner).toBe(BRANCH_RUN);
+    // Unfinished, the branch does not hold the answer back; an unfinished protocol does.
+    expect(judgedSummaries(l, settings, [all[0], all[1], null]).done).toBe(true);
+    expect(judgedSummaries(l, settings, [all[0], null, all[2]]).done).toBe(false);
+    // The lesson's runs have not changed (no "settings were changed" note); its seed has.
+    expect(lessonRunsChanged(l, settings, SCENARIOS)).toBe(false);
+    expect(lessonRunsChanged(l, { ...settings, scenario: { ...settings.scenario, seed: 99 } }, SCENARIOS)).toBe(true);
+    expect(judgedRuns(l)).toEqual(['pfabric', 'dctcp']);
+  });
+
+  it("a lesson's own branch is one of its runs, answering to \"branch\"; another branch in its place is not", () => {
+    const l: Lesson = { ...good(), protocols: ['pfabric'], branch: userBranch, steps: [{ at_us: 1000, title: 'a', text: 'b' }] };
+    const settings = lessonSettings(l, SCENARIOS);
+    const all = [fake('pfabric', 1, 0.001), fake('pfabric', 3, 0.02)];
+    const j = judgedSummaries(l, settings, all);
+    expect(j.summaries.map((x) => x.protocol)).toEqual(['pfabric', BRANCH_RUN]);
+    expect(answer(q, j.summaries).winner).toBe(BRANCH_RUN);
+    expect(judgedRuns(l)).toEqual(['pfabric', BRANCH_RUN]);
+    const other = { ...settings, branch: { ...userBranch, name: '9 KB', change: { kind: 'buffer_bytes' as const, bytes: 9000 } } };
+    expect(judgedSummaries(l, other, all)).toMatchObject({ outsideBranch: true, summaries: [{ protocol: 'pfabric' }] });
+    expect(lessonRunsChanged(l, other, SCENARIOS)).toBe(true);
+    expect(lessonRunsChanged(l, settings, SCENARIOS)).toBe(false);
   });
 });
 

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { Conductor, fmtTime } from './state/conductor';
 import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
-import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
+import { bundledLessons, lessonFromHash, lessonRunsChanged, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
 import { LessonEditor } from './lessons/LessonEditor';
 import { encodeLessonHash } from './lessons/share';
@@ -133,6 +133,8 @@ export function App() {
     [conductor],
   );
   const lessonModified = useMemo(() => lesson !== null && JSON.stringify(lessonSettings(lesson, SCENARIOS)) !== JSON.stringify(s.settings), [lesson, s.settings]);
+  // A what-if branch opened beside a lesson leaves the lesson's runs as they were (the link above still carries it).
+  const lessonRunsModified = useMemo(() => lesson !== null && lessonRunsChanged(lesson, s.settings, SCENARIOS), [lesson, s.settings]);
   // An imported, shared or previewed lesson is listed after the bundled ones.
   const lessons = lesson && !LESSONS.includes(lesson) ? [...LESSONS, lesson] : LESSONS;
   const chooseLesson = (name: string | null) => {
@@ -267,7 +269,7 @@ export function App() {
       <LessonPanel
         lessons={lessons}
         lesson={lesson}
-        modified={lessonModified}
+        modified={lessonRunsModified}
         onChoose={chooseLesson}
         c={conductor}
         s={s}
