@@ -447,7 +447,9 @@ try {
       assert(/step 3 of 5/.test(await p5.getByTestId('lesson-step').innerText()), 'not at step 3');
       assert(/port inspector/.test(await p5.getByTestId('lesson-text').innerText()), 'step 3 narration missing');
       const clock = await p5.getByTestId('clock').innerText();
-      assert(/2\.000 ms/.test(clock), `clock after two steps: ${clock} (${await status()})`);
+      // The one clock, to the nanosecond while paused.
+      assert(/t = 2\.000\u202f000 ms/.test(clock), `clock after two steps: ${clock} (${await status()})`);
+      assert(/last event at t = /.test(await p5.getByTestId('progress-pfabric').innerText()), 'the panel header does not say what its time is');
       await p5.getByTestId('lesson-guess-pfabric').click();
       await p5.getByTestId('lesson-reveal').click();
       await p5.waitForSelector('[data-testid="lesson-answer"]', { timeout: 120_000 });
@@ -561,6 +563,22 @@ try {
       await pg.keyboard.press('d');
       await waitNewStatus(before, /^next drop \(pfabric\)/);
       assert((await clockPs()) === firstDrop, 'd after the seek did not land on the first drop');
+      // Ten single-event steps from the drop, a few ns to µs apart: the clock reads each time to the nanosecond.
+      const reads = [];
+      for (let k = 0; k < 10; k++) {
+        const c0 = await clockPs();
+        await pg.keyboard.press('ArrowRight');
+        await pg.waitForFunction((c) => Number(document.querySelector('[data-testid="clock"]')?.getAttribute('data-ps')) !== c && /stepped to the next event/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), c0, { timeout: 30_000 });
+        reads.push([await clockPs(), await pg.getByTestId('clock').innerText()]);
+      }
+      const nsTimes = new Set(reads.map(([ps]) => Math.floor(ps / 1e3)));
+      const texts = new Set(reads.map(([, t]) => t));
+      assert(nsTimes.size > 1 && texts.size === nsTimes.size, `10 steps at ${nsTimes.size} distinct ns read as ${texts.size} clock texts: ${reads.map(([, t]) => t).join(' | ')}`);
+      for (const [ps, t] of reads) {
+        const ns = Math.floor(ps / 1e3);
+        const want = `${Math.floor(ns / 1e6)}.${String(ns % 1e6).padStart(6, '0').replace(/(\d{3})(\d{3})/, '$1\u202f$2')} ms`;
+        assert(t.includes(want), `the clock reads ${t} at ${ps} ps (want ${want})`);
+      }
       const help = await pg.locator('.help').innerText();
       assert(/d next drop · D previous drop \(shift\+d\)/.test(help) && /t next token/.test(help) && /c next flow completion/.test(help), `the key help does not list the event keys: ${help}`);
     } finally {
@@ -1012,7 +1030,7 @@ try {
       await pp.keyboard.press('PageDown');
       await pp.waitForFunction(() => /step 3 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
       await pp.keyboard.press('PageUp');
-      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && /t = 2\.000 ms/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && /t = 2\.000\u202f000 ms/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 60_000 });
       await pp.waitForTimeout(300);
       const small1 = await smallText(pp, '[data-testid="present"]', 20);
       assert(small1.length === 0, `text under 20 px in presentation mode: ${small1.join(' | ')}`);

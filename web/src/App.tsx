@@ -324,7 +324,7 @@ export function App() {
                     {r.protocol}{' '}
                     {profile && <small data-testid={`profile-of-${r.protocol}`}>({profile} profile) </small>}
                     <small data-testid={`progress-${r.protocol}`}>
-                      {r.done}/{r.total} flows · {r.events.toLocaleString('en')} events · t = {fmtTime(r.nowPs)}
+                      {r.done}/{r.total} flows · {r.events.toLocaleString('en')} {r.events === 1 ? 'event' : 'events'} · last event at t = {fmtTime(r.nowPs)}
                       {r.summary && !r.running ? ' · finished' : ''}
                     </small>
                   </h3>

@@ -4,7 +4,7 @@
 // previous drop, mark, token, decision, completion) are handled here too.
 
 import { useEffect, useState } from 'react';
-import { fmtTime, NAV_TEXT, type Conductor, type ConductorState } from '../state/conductor';
+import { fmtClock, fmtTime, NAV_TEXT, type Conductor, type ConductorState } from '../state/conductor';
 import { NAV_EVENTS } from '../engine/api';
 import { NAV_KEYS, navKey } from './EventNav';
 
@@ -150,8 +150,9 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
         </button>
       </form>
       </>)}
+      {/* The one clock: to the nanosecond while paused and stepping (events a few ns apart read apart), coarser while playing. */}
       <span className="clock" data-testid="clock" data-ps={String(s.displayPs)} title={`${(s.displayPs / 1e6).toFixed(6)} µs`}>
-        t = {fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
+        t = {s.mode === 'paused' ? fmtClock(s.displayPs) : fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
       </span>
     </div>
   );
