@@ -457,6 +457,9 @@ try {
       const text = await p5.getByTestId('lesson-answer').innerText();
       assert(winner === 'pfabric' && /predicted pfabric: right/.test(text), `answer: ${winner}: ${text}`);
       await p5.screenshot({ path: join(out, '08-lesson-answer.png') });
+      // Both runs of this lesson are flagged unstable: the summary says what that means, under the table.
+      const why = await p5.getByTestId('unstable-explained-backlog').innerText();
+      assert(/\(pfabric, dctcp\)/.test(why) && /pending bytes/.test(why) && /over more flows gives other numbers/.test(why) && /section 4\.3 \(Figure 7\)/.test(why), `the unstable flag is not explained: ${why}`);
       // A what-if branch opened during the lesson (pFabric with 4.5 KB buffers, which drops far
       // more) is shown beside the runs, never judged: the verdict stays, before and after every
       // run, the branch included, has finished.
