@@ -209,6 +209,21 @@ try {
     assert(fps >= 50, `only ${fps.toFixed(1)} frames per second while playing`);
   });
 
+  await check('time series are honest about time: the seek to 30 ms left a gap, not a line from 0 to 30 ms', async () => {
+    // The run was sampled at t = 0, then from 30 ms on (the seek, then play): the buffered-bytes
+    // line starts at 30 ms and the lone sample at 0 is a dot.
+    await page.waitForTimeout(400);
+    const shape = await page.evaluate(() => {
+      const path = document.querySelector('#chart-queued path.series-line')?.getAttribute('d') ?? '';
+      const starts = [...path.matchAll(/M([0-9.e+-]+),/g)].map((m) => Number(m[1]));
+      const dots = [...document.querySelectorAll('#chart-queued circle.series-dot')].map((c) => Number(c.getAttribute('cx')));
+      const width = Number(document.querySelector('#chart-queued .x-axis .domain')?.getBoundingClientRect().width ?? 0) > 0 ? 438 : 0;
+      return { starts, dots, width };
+    });
+    assert(shape.starts.length >= 1 && Math.min(...shape.starts) > 0.9 * shape.width, `a line starts before 30 ms (subpaths start at x = ${shape.starts.join(', ')} of ${shape.width})`);
+    assert(shape.dots.some((x) => x < 0.05 * shape.width), `no dot for the sample at t = 0 (dots at ${shape.dots.join(', ')})`);
+  });
+
   await check('the port inspector shows a buffer when a port is clicked', async () => {
     const canvas = page.locator('[data-testid="run-pfabric"] canvas').first();
     const box = await canvas.boundingBox();
@@ -509,6 +524,9 @@ try {
       const firstDrop = JSON.parse(line).t_ps;
       await pg.goto(BASE + '#lesson=phost-tokens');
       await waitReady(pg);
+      // At t = 0 nothing is buffered and no flow has completed: the charts say so instead of axes of "0 B".
+      await pg.waitForFunction(() => /nothing buffered yet/.test(document.querySelector('#chart-queued .chart-empty')?.textContent ?? '') && /no flow completed yet/.test(document.querySelector('#chart-goodput .chart-empty')?.textContent ?? ''), null, { timeout: 10_000 });
+      assert((await pg.locator('#chart-queued .y-axis').getAttribute('display')) === 'none', 'the empty chart still draws its axes');
       // Ticks: one per lesson step; drops from the background scan of both runs, the first at the native first drop.
       assert((await pg.locator('[data-testid^="scrub-step-"]').count()) === 4, 'not one tick per lesson step');
       await pg.waitForFunction(() => Number(document.querySelector('[data-testid="scrub-drop-ticks"]')?.getAttribute('data-count') ?? 0) > 0, null, { timeout: 60_000 });

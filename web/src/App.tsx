@@ -35,6 +35,7 @@ import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
 import { revealedCount } from './state/run';
+import { plural } from './views/format';
 
 /** The bundled lessons (scenarios/lessons). */
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
@@ -74,7 +75,7 @@ function storage(): Storage | null {
 /** One sentence for screen readers when every run has finished: each run's mean slowdown and flows completed. */
 export function finishedText(runs: { protocol: string; summary: { all: { mean_slowdown: number }; completed: number; flows: number } | null }[]): string {
   if (runs.length === 0 || runs.some((r) => !r.summary)) return '';
-  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${r.summary!.flows} flows completed.`).join(' ');
+  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${plural(r.summary!.flows, 'flow')} completed.`).join(' ');
 }
 
 /** The whole page. */
@@ -324,7 +325,7 @@ export function App() {
                     {r.protocol}{' '}
                     {profile && <small data-testid={`profile-of-${r.protocol}`}>({profile} profile) </small>}
                     <small data-testid={`progress-${r.protocol}`}>
-                      {r.done}/{r.total} flows · {r.events.toLocaleString('en')} {r.events === 1 ? 'event' : 'events'} · last event at t = {fmtTime(r.nowPs)}
+                      {r.done}/{plural(r.total, 'flow')} · {plural(r.events, 'event')} · last event at t = {fmtTime(r.nowPs)}
                       {r.summary && !r.running ? ' · finished' : ''}
                     </small>
                   </h3>

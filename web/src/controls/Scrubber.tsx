@@ -6,8 +6,9 @@
 // drops of every run (red, from a scan of the whole runs in the
 // background, for runs of lesson size) and a lesson's steps (numbered).
 
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import { plural } from '../views/format';
 import { DROP_SCAN_MAX_FLOWS, scanDrops, tickPositions, type ScannedRun } from '../state/dropScan';
 
 /** Positions on the scrubber (it maps 0..STEPS onto 0..end). */
@@ -42,7 +43,8 @@ function useDropScan(s: ConductorState): ScannedRun[] | null {
   const [scan, setScan] = useState<ScannedRun[] | null>(null);
   const flows = s.runs[0]?.total || Number(s.settings.scenario.workload?.flows ?? Infinity);
   const small = s.loaded && flows <= DROP_SCAN_MAX_FLOWS;
-  const key = JSON.stringify(s.settings);
+  // The settings object is replaced only by a load or a branch: its text is computed then, not on every frame.
+  const key = useMemo(() => JSON.stringify(s.settings), [s.settings]);
   useEffect(() => {
     setScan(null);
     if (!small) return;
@@ -56,7 +58,7 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
   const [drag, setDrag] = useState<number | null>(null);
   const scan = useDropScan(s);
   const { endPs, exploredPs, all } = scrubberEnd(s, scan);
-  const drops = scan ? tickPositions(scan.flatMap((r) => r.dropPs), endPs, TICK_POSITIONS) : [];
+  const drops = useMemo(() => (scan ? tickPositions(scan.flatMap((r) => r.dropPs), endPs, TICK_POSITIONS) : []), [scan, endPs]);
   const nDrops = scan ? scan.reduce((n, r) => n + r.dropPs.length, 0) : 0;
   const busy = !s.loaded || s.seeking;
   const value = drag ?? Math.round((s.displayPs / endPs) * STEPS);
@@ -121,7 +123,7 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
         {budget > 0 && (
           <span title="memory the checkpoints hold (bounded: the interval doubles when they reach the budget)" data-testid="checkpoint-memory" data-bytes={bytes}>
             {' '}
-            · {cps} checkpoints, {fmtMb(bytes)} of {fmtMb(budget)}
+            · {plural(cps, 'checkpoint')}, {fmtMb(bytes)} of {fmtMb(budget)}
           </span>
         )}
       </span>
