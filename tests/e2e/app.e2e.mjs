@@ -651,7 +651,7 @@ try {
       await p7.goto(BASE + '#lesson=pfabric-vs-dctcp');
       await waitReady(p7);
       await p7.getByTestId('lesson-next').click();
-      await waitStatus(p7, /went to t = 200\.000 µs/);
+      await waitStatus(p7, /went to t = 1\.000 ms/);
       const shown = async () => ({
         url: p7.url(),
         clock: await p7.getByTestId('clock').getAttribute('data-ps'),
