@@ -227,6 +227,7 @@ export type WorkerRequest =
 
 /** Events the page can go to (next and previous), as `find` names them. */
 export const NAV_EVENTS = ['drop', 'ecn_mark', 'token', 'decision', 'flow_completed'] as const;
+/** One of NAV_EVENTS. */
 export type NavEvent = (typeof NAV_EVENTS)[number];
 
 /** Answer to `load`: the run is prepared at time zero. */

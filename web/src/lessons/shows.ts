@@ -21,6 +21,7 @@ import type { FieldError } from '../state/settings';
  * (engine/core/src/net/mod.rs `PortRole`, the summary's `drops_by_hop`).
  */
 export const HOPS = ['first_hop', 'uplink', 'downlink', 'last_hop'] as const;
+/** One of HOPS. */
 export type Hop = (typeof HOPS)[number];
 
 /** Each hop in words (a single rack has only first and last hops). */
@@ -35,6 +36,7 @@ const ROLE_HOP: Record<TopoPort['role'], Hop> = { host_nic: 'first_hop', up: 'up
 
 /** Flow sizes as the summary buckets them: short below 100 KB, long above 10 MB. */
 export const SIZES = ['short', 'medium', 'long'] as const;
+/** One of SIZES. */
 export type Size = (typeof SIZES)[number];
 
 /** The size bucket of a flow of `bytes` (the engine's, metrics.rs). */
