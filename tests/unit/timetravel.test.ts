@@ -56,7 +56,7 @@ describe('seek', () => {
 
 describe('rewound', () => {
   it('keeps the topology, the summary and the chart up to the new time, and clears the rest', () => {
-    const r = { ...emptyRun('pfabric'), topology: { nodes: [], ports: [], n_hosts: 0, host_rate: 1 }, summaryCsv: 'x', flows: [{ flow: 1 } as never], series: [1, 2, 3].map((t) => ({ tPs: t, queuedBytes: 0, maxPortBytes: 0, goodputGbps: 0 })) };
+    const r = { ...emptyRun('pfabric'), topology: { nodes: [], ports: [], n_hosts: 0, host_rate: 1 }, summaryCsv: 'x', flows: [{ flow: 1 } as never], series: [1, 2, 3].map((t) => ({ tPs: t, queuedBytes: 0, maxPortBytes: 0, goodputGbps: 0, gap: false })) };
     const w = rewound(r, 2);
     expect(w.topology).toBe(r.topology);
     expect(w.summaryCsv).toBe('x');

@@ -3,7 +3,7 @@
 // sim.worker.ts runs) with the real WebAssembly engine, fed seeded
 // sequences of requests: valid ones (a small scenario loaded, then advance,
 // seek backwards, forwards and past the end, inspect, flow, trace, budget,
-// check, finish), mutated ones (fields dropped, wrong types, NaN, Infinity,
+// check, finish, facts, find), mutated ones (fields dropped, wrong types, NaN, Infinity,
 // negative and huge numbers, unknown types, bad ids), random JSON values,
 // and requests before any load, with exploration slices in between as the
 // idle worker runs them. Every message goes through structuredClone both
@@ -14,7 +14,8 @@
 // bound; a malformed request gets an error naming a field it broke; a valid
 // one never gets an `invalid` error (nor any error once a run is loaded);
 // frames are consistent (the clock only moves forward on advance, a seek
-// lands at or before its time); and after an error the engine still answers
+// lands at or before its time); a found event is on the side of its time
+// it was asked for, and facts come one per time asked for; and after an error the engine still answers
 // correctly: a seek lands on the state a fresh run advanced to that time has.
 //
 // A tiny seeded generator (xorshift32), no new dependency.
@@ -27,7 +28,7 @@ import { join } from 'node:path';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 import { createWorkerCore, type WorkerCore } from '../../web/src/engine/workerCore';
 import { EngineError, SimClient } from '../../web/src/engine/client';
-import type { Frame, WorkerResponse } from '../../web/src/engine/api';
+import { NAV_EVENTS, type Frame, type WorkerResponse } from '../../web/src/engine/api';
 import { rng, type Rng } from './rng';
 
 const root = join(__dirname, '..', '..');
@@ -102,7 +103,7 @@ class Reference {
 // Requests. The test's own statement of what each field must hold (the
 // worker's is workerCore.ts REQUEST_FIELDS): values that must be refused.
 
-const TYPES = ['load', 'budget', 'seek', 'advance', 'inspect', 'flow', 'trace', 'check', 'finish'] as const;
+const TYPES = ['load', 'budget', 'seek', 'advance', 'inspect', 'flow', 'trace', 'check', 'finish', 'facts', 'find'] as const;
 type Type = (typeof TYPES)[number];
 
 const NOT_NUMBERS = ['5', null, true, {}, [], [1]];
@@ -122,6 +123,10 @@ const BAD: Record<string, unknown[]> = {
   trace: [0, 1, 'yes', null, []],
   scenario: [null, 5, 'websearch-leaf-spine', [], true],
   scenarios: [null, {}, 'x', 5, true],
+  atPs: [null, 5, 'x', {}, [NaN], [-1], [Infinity], [5, 1], ['3'], Array(1001).fill(0)],
+  event: ['', 'drops', 'Drop', null, 5, {}, ['drop']],
+  direction: ['', 'forward', 'Next', null, 1, true],
+  fromPs: [NaN, Infinity, -Infinity, -1, -1e-9, ...NOT_NUMBERS],
 };
 /** Fields each type must have (`budgetBytes` is optional). */
 const REQUIRED: Record<Type, string[]> = {
@@ -134,6 +139,8 @@ const REQUIRED: Record<Type, string[]> = {
   flow: ['flow'],
   check: ['scenarios'],
   finish: [],
+  facts: ['scenario', 'atPs', 'maxWallMs'],
+  find: ['event', 'direction', 'fromPs', 'maxWallMs'],
 };
 const FIELDS: Record<Type, string[]> = { ...REQUIRED, load: ['scenario', 'trace', 'budgetBytes'] };
 
@@ -227,6 +234,12 @@ function validRequest(r: Rng, m: Model, type: Type): Record<string, unknown> {
       return { type, scenarios: Array.from({ length: r.int(3) }, () => (r.next() < 0.5 ? cfg.scenario : mutateScenario(r, structuredClone(cfg.scenario)))) };
     case 'finish':
       return { type };
+    case 'facts': {
+      const atPs = Array.from({ length: r.int(5) }, () => Math.floor(r.next() * end * 1.2)).sort((a, b) => a - b);
+      return { type, scenario: cfg.scenario, atPs, maxWallMs: r.pick([0, 1, 5, 50]) };
+    }
+    case 'find':
+      return { type, event: r.pick(NAV_EVENTS), direction: r.pick(['next', 'previous']), fromPs: time(), maxWallMs: r.pick([0, 1, 5, 50]) };
   }
 }
 
@@ -240,6 +253,8 @@ const WEIGHTS: [Type, number][] = [
   ['check', 2],
   ['load', 3],
   ['finish', 2],
+  ['facts', 2],
+  ['find', 6],
 ];
 function pickType(r: Rng): Type {
   let x = r.next() * WEIGHTS.reduce((s, [, w]) => s + w, 0);
@@ -382,7 +397,7 @@ function fuzz(seed: number, cases: number) {
     } else {
       if (c.broken.size) fail(i, c, `a malformed request (${[...c.broken]}) was answered`, reply);
       const type = (c.data as { type: Type }).type;
-      const expected: Record<Type, string[]> = { load: ['loaded'], advance: ['frame'], seek: ['frame'], finish: ['frame'], inspect: ['frame', 'done'], flow: ['flow'], check: ['checked'], budget: ['done'], trace: ['done'] };
+      const expected: Record<Type, string[]> = { load: ['loaded'], advance: ['frame'], seek: ['frame'], finish: ['frame'], inspect: ['frame', 'done'], flow: ['flow'], check: ['checked'], budget: ['done'], trace: ['done'], facts: ['facts'], find: ['found'] };
       if (!expected[type]?.includes(reply.type)) fail(i, c, `a ${type} request answered with ${reply.type}`, reply);
       if (isFrame(reply)) {
         const f = reply;
@@ -405,7 +420,7 @@ function fuzz(seed: number, cases: number) {
       if (valid && invalid) fail(i, c, 'a valid request was refused as invalid', reply);
       if (!invalid && (req?.type === 'load')) m.cfg = null; // the engine refused the scenario: nothing is loaded
       if (valid && !invalid) {
-        const needsRun = type === 'advance' || type === 'seek' || type === 'flow' || type === 'finish';
+        const needsRun = type === 'advance' || type === 'seek' || type === 'flow' || type === 'finish' || type === 'find';
         const unloaded = needsRun && !m.cfg && reply.message === 'no scenario loaded';
         if (!unloaded && !c.mutatedScenario) fail(i, c, 'a valid request was refused', reply);
       }
@@ -441,6 +456,22 @@ function fuzz(seed: number, cases: number) {
         m.finished = !f.running;
       }
       return;
+    }
+    if (reply.type === 'found') {
+      // The search leaves the run where it ended (the page seeks afterwards).
+      if (valid) {
+        const from = req.fromPs as number;
+        if (reply.tPs !== null && (req.direction === 'next' ? !(reply.tPs > from) : !(reply.tPs < from))) fail(i, c, `found an event at ${reply.tPs}, on the wrong side of ${from}`, reply);
+      }
+      m.nowPs = reply.nowPs;
+      m.events = reply.events;
+      m.finished = reply.finished;
+      return;
+    }
+    if (reply.type === 'facts' && valid) {
+      const want = req.atPs as number[];
+      const got = reply.facts.at.map((f) => f.tPs);
+      if (reply.facts.complete ? JSON.stringify(got) !== JSON.stringify(want) : got.length > want.length) fail(i, c, `facts at ${JSON.stringify(got)}, asked for ${JSON.stringify(want)}`, reply);
     }
     if (valid && m.cfg && type === 'inspect' && reply.type === 'done' && !m.finished) fail(i, c, 'no frame for inspect while the run goes on', reply);
     if (reply.type === 'flow' && valid && m.cfg) {

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import { Conductor, fmtTime } from './state/conductor';
 import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
-import { bundledLessons, lessonFromHash, lessonSettings, type Lesson } from './lessons/lesson';
+import { bundledLessons, lessonFromHash, lessonRunsChanged, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
 import { LessonEditor } from './lessons/LessonEditor';
 import { encodeLessonHash } from './lessons/share';
@@ -17,6 +17,7 @@ import { embedCode, viewModeFromHash, withoutViewMode, withViewMode, type EmbedP
 import { EmbedPlayer, Presentation } from './present/Player';
 import { Transport, SHORTCUTS } from './controls/Transport';
 import { Scrubber } from './controls/Scrubber';
+import { EventNav } from './controls/EventNav';
 import { WhatIf } from './controls/WhatIf';
 import { ParamPanel } from './controls/ParamPanel';
 import { TopologyView } from './views/TopologyView';
@@ -34,6 +35,7 @@ import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
 import { revealedCount } from './state/run';
+import { plural } from './views/format';
 
 /** The bundled lessons (scenarios/lessons). */
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
@@ -73,7 +75,7 @@ function storage(): Storage | null {
 /** One sentence for screen readers when every run has finished: each run's mean slowdown and flows completed. */
 export function finishedText(runs: { protocol: string; summary: { all: { mean_slowdown: number }; completed: number; flows: number } | null }[]): string {
   if (runs.length === 0 || runs.some((r) => !r.summary)) return '';
-  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${r.summary!.flows} flows completed.`).join(' ');
+  return 'Finished. ' + runs.map((r) => `${r.protocol}: mean slowdown ${r.summary!.all.mean_slowdown.toFixed(2)}, ${r.summary!.completed} of ${plural(r.summary!.flows, 'flow')} completed.`).join(' ');
 }
 
 /** The whole page. */
@@ -132,6 +134,8 @@ export function App() {
     [conductor],
   );
   const lessonModified = useMemo(() => lesson !== null && JSON.stringify(lessonSettings(lesson, SCENARIOS)) !== JSON.stringify(s.settings), [lesson, s.settings]);
+  // A what-if branch opened beside a lesson leaves the lesson's runs as they were (the link above still carries it).
+  const lessonRunsModified = useMemo(() => lesson !== null && lessonRunsChanged(lesson, s.settings, SCENARIOS), [lesson, s.settings]);
   // An imported, shared or previewed lesson is listed after the bundled ones.
   const lessons = lesson && !LESSONS.includes(lesson) ? [...LESSONS, lesson] : LESSONS;
   const chooseLesson = (name: string | null) => {
@@ -269,14 +273,15 @@ export function App() {
       <LessonPanel
         lessons={lessons}
         lesson={lesson}
-        modified={lessonModified}
+        modified={lessonRunsModified}
         onChoose={chooseLesson}
         c={conductor}
         s={s}
       />
       {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
       <Transport c={conductor} s={s} />
-      <Scrubber c={conductor} s={s} />
+      <Scrubber c={conductor} s={s} steps={lesson?.steps} />
+      <EventNav c={conductor} s={s} />
       <WhatIf c={conductor} s={s} />
       <div className="status" data-testid="status">
         {s.status}
@@ -323,7 +328,7 @@ export function App() {
                     {r.protocol}{' '}
                     {profile && <small data-testid={`profile-of-${r.protocol}`}>({profile} profile) </small>}
                     <small data-testid={`progress-${r.protocol}`}>
-                      {r.done}/{r.total} flows · {r.events.toLocaleString('en')} events · t = {fmtTime(r.nowPs)}
+                      {r.done}/{plural(r.total, 'flow')} · {plural(r.events, 'event')} · last event at t = {fmtTime(r.nowPs)}
                       {r.summary && !r.running ? ' · finished' : ''}
                     </small>
                   </h3>
@@ -436,7 +441,7 @@ export function App() {
           <p className="help">
             Keys:{' '}
             {Object.entries(SHORTCUTS)
-              .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k} ${v}`)
+              .map(([k, v]) => `${k === ' ' ? 'space' : k === 'ArrowRight' ? '→' : k === 'ArrowLeft' ? '←' : k} ${v}`)
               .join(' · ')}
             . Click a port to inspect its buffer.{' '}
             <a href="docs/guide/app.html" target="_blank" rel="noopener">How to use the app</a> ·{' '}

@@ -1,9 +1,12 @@
-// The transport bar: play, pause, step one event, step one RTT, run to the
-// next flow completion, full speed, restart, seek, speed, each with a
-// keyboard shortcut (shown on the button and in the help line).
+// The transport bar: play, pause, step one event, step one RTT, full
+// speed, restart, seek, speed, each with a keyboard shortcut (shown on the
+// button and in the help line); the keys of EventNav's buttons (next and
+// previous drop, mark, token, decision, completion) are handled here too.
 
 import { useEffect, useState } from 'react';
-import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import { fmtClock, fmtTime, NAV_TEXT, type Conductor, type ConductorState } from '../state/conductor';
+import { NAV_EVENTS } from '../engine/api';
+import { NAV_KEYS, navKey } from './EventNav';
 
 /** Speeds on the slider: simulated picoseconds per wall second (log scale), 10 ns/s to 100 ms/s. */
 export const SPEED_MIN = 1e4;
@@ -16,7 +19,7 @@ export const SHORTCUTS: Record<string, string> = {
   ArrowLeft: 'step back one event',
   r: 'step one RTT',
   R: 'step back one RTT (shift+r)',
-  c: 'run to the next flow completion',
+  ...Object.fromEntries(NAV_EVENTS.flatMap((ev) => [[NAV_KEYS[ev], `next ${NAV_TEXT[ev].one}`], [NAV_KEYS[ev].toUpperCase(), `previous ${NAV_TEXT[ev].one} (shift+${NAV_KEYS[ev]})`]])),
   f: 'full speed to the end',
   '0': 'restart',
   g: 'seek to a time',
@@ -42,6 +45,11 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const st = c.getState();
+      const nav = navKey(e.key);
+      if (nav) {
+        e.preventDefault();
+        return c.goToEvent(nav.event, nav.direction);
+      }
       switch (e.key) {
         case ' ':
           st.mode === 'playing' || st.mode === 'full' ? c.pause() : c.play();
@@ -57,9 +65,6 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
           break;
         case 'R':
           c.stepBackRtt();
-          break;
-        case 'c':
-          c.nextCompletion();
           break;
         case 'f':
           c.fullSpeed();
@@ -110,9 +115,6 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
         </button>
       )}
       {!compact && (<>
-      <button data-testid="next-completion" onClick={() => c.nextCompletion()} disabled={busy || done} title="run to the next flow completion (c)">
-        →| Next completion
-      </button>
       <button data-testid="full-speed" onClick={() => c.fullSpeed()} disabled={busy || done || s.mode === 'full'} title="run to the end as fast as the engine goes, animation off (f)">
         » Full speed
       </button>
@@ -138,6 +140,8 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
           e.preventDefault();
           const us = Number(seekUs);
           if (Number.isFinite(us) && us >= 0) c.seek(us * 1e6);
+          // Leave the box, so that the keys (space, arrows, d, ...) work again at once.
+          (document.getElementById('seek-input') as HTMLInputElement | null)?.blur();
         }}
       >
         <input id="seek-input" data-testid="seek-input" placeholder="seek to µs (g)" value={seekUs} onChange={(e) => setSeekUs(e.target.value)} size={12} />
@@ -146,8 +150,9 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
         </button>
       </form>
       </>)}
+      {/* The one clock: to the nanosecond while paused and stepping (events a few ns apart read apart), coarser while playing. */}
       <span className="clock" data-testid="clock" data-ps={String(s.displayPs)} title={`${(s.displayPs / 1e6).toFixed(6)} µs`}>
-        t = {fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
+        t = {s.mode === 'paused' ? fmtClock(s.displayPs) : fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
       </span>
     </div>
   );

@@ -4,6 +4,7 @@
 // the worker (sim.worker.ts).
 
 import { DROP_REASON, PACKET_KIND, TRACE_CODE } from './names.generated';
+import type { RunFacts } from '../lessons/shows';
 
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
 export const TRACE_WIDTH = 9; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority, end_ps]
@@ -209,7 +210,25 @@ export type WorkerRequest =
   /** Run to the end: the reply's frame carries the summary (`end`). */
   | { type: 'finish' }
   /** Check scenarios with the engine's own validation (no run is kept): the answer is `checked`. */
-  | { type: 'check'; scenarios: unknown[] };
+  | { type: 'check'; scenarios: unknown[] }
+  /**
+   * What a scenario's run shows at each time of `atPs` (nondecreasing),
+   * for a lesson's `shows` statements (lessons/shows.ts): a run of its own
+   * with the trace on, the loaded run untouched; at most `maxWallMs`.
+   */
+  | { type: 'facts'; scenario: unknown; atPs: number[]; maxWallMs: number }
+  /**
+   * The time of the next (or previous) event of a kind after (before)
+   * `fromPs` in the loaded run, looking for at most `maxWallMs`. The run
+   * is left elsewhere: the page seeks afterwards (to the time found, or
+   * back to `fromPs`).
+   */
+  | { type: 'find'; event: NavEvent; direction: 'next' | 'previous'; fromPs: number; maxWallMs: number };
+
+/** Events the page can go to (next and previous), as `find` names them. */
+export const NAV_EVENTS = ['drop', 'ecn_mark', 'token', 'decision', 'flow_completed'] as const;
+/** One of NAV_EVENTS. */
+export type NavEvent = (typeof NAV_EVENTS)[number];
 
 /** Answer to `load`: the run is prepared at time zero. */
 export interface Loaded {
@@ -227,6 +246,23 @@ export interface FlowReply {
 export interface Checked {
   type: 'checked';
   error: string | null;
+}
+/** Answer to `facts`: what the run shows at each time asked for. */
+export interface FactsReply {
+  type: 'facts';
+  facts: RunFacts;
+}
+/** Answer to `find`. */
+export interface Found {
+  type: 'found';
+  /** The event's time (null: none found). */
+  tPs: number | null;
+  /** How far the search looked: up to this time (next) or down to it (previous) when nothing was found. */
+  searchedPs: number;
+  /** Where the run was left (the page seeks afterwards), its events so far, and whether it is at its end with its summary made. */
+  nowPs: number;
+  events: number;
+  finished: boolean;
 }
 /** Answer to a request that returns nothing (`budget`, `trace`; `inspect` when no run is going). */
 export interface Done {
@@ -260,6 +296,8 @@ export interface Replies {
   inspect: Frame | Done;
   flow: FlowReply;
   check: Checked;
+  facts: FactsReply;
+  find: Found;
   budget: Done;
   trace: Done;
 }

@@ -40,7 +40,7 @@ export class WorkerGone extends Error {
 }
 
 /** Request types that run the engine: while one is unanswered the client is busy. */
-const MOVES: ReadonlySet<WorkerRequest['type']> = new Set(['load', 'advance', 'seek', 'finish']);
+const MOVES: ReadonlySet<WorkerRequest['type']> = new Set(['load', 'advance', 'seek', 'finish', 'find']);
 
 interface Pending {
   type: WorkerRequest['type'];

@@ -7,7 +7,9 @@
 
 import type { Engine } from '../engine-glue/dcsim_wasm.js';
 import type { AdvanceRequest, Frame, RunEnd, WorkerFailure, WorkerRequest, WorkerResponse } from './api';
-import { TRACE_WIDTH } from './api';
+import { NAV_EVENTS, TRACE_WIDTH } from './api';
+import { collectFacts } from '../lessons/shows';
+import { findEvent } from './find';
 
 /** Most trace records one frame carries; the rest are counted, not sent. */
 const MAX_TRACE_RECORDS = 20_000;
@@ -51,6 +53,12 @@ const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isAr
 const array: Check = (v) => (Array.isArray(v) ? null : 'must be an array (of scenarios)');
 const optional = (c: Check): Check => (v) => (v === undefined ? null : c(v));
 const orNull = (c: Check): Check => (v) => (v === null ? null : (c(v) && `${c(v)}, or null`));
+const oneOf = (xs: readonly string[]): Check => (v) => (typeof v === 'string' && xs.includes(v) ? null : `must be one of ${xs.join(', ')}`);
+/** Times in ps, finite, >= 0, nondecreasing, at most 1,000 of them. */
+const times: Check = (v) =>
+  Array.isArray(v) && v.length <= 1000 && v.every((t, i) => isNum(t) && Number.isFinite(t) && t >= 0 && (i === 0 || t >= (v[i - 1] as number)))
+    ? null
+    : 'must be a list of at most 1000 finite times >= 0 in nondecreasing order';
 
 /** The fields of each request type and what each must hold (api.ts `WorkerRequest`). */
 export const REQUEST_FIELDS: { readonly [T in WorkerRequest['type']]: Readonly<Record<string, Check>> } = {
@@ -63,6 +71,8 @@ export const REQUEST_FIELDS: { readonly [T in WorkerRequest['type']]: Readonly<R
   flow: { flow: index },
   finish: {},
   check: { scenarios: array },
+  facts: { scenario: object, atPs: times, maxWallMs: atLeast0 },
+  find: { event: oneOf(NAV_EVENTS), direction: oneOf(['next', 'previous']), fromPs: finiteAtLeast0, maxWallMs: atLeast0 },
 };
 
 const TYPES = Object.keys(REQUEST_FIELDS) as WorkerRequest['type'][];
@@ -277,6 +287,21 @@ export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
           }
         }
         return [{ type: 'checked', error, id }, []];
+      }
+      case 'facts': {
+        // A run of its own (trace on): the loaded run is untouched.
+        const e = new E(JSON.stringify(req.scenario), true);
+        try {
+          const facts = collectFacts(e, JSON.parse(e.topology_json()), req.atPs, { maxWallMs: req.maxWallMs, lookAheadMs: req.maxWallMs });
+          return [{ type: 'facts', facts, id }, []];
+        } finally {
+          e.free();
+        }
+      }
+      case 'find': {
+        const e = loaded();
+        const r = findEvent(e, req.event, req.direction, req.fromPs, req.maxWallMs);
+        return [{ type: 'found', ...r, nowPs: e.now_ps(), events: e.events(), finished: e.finished(), id }, []];
       }
       case 'finish': {
         const e = loaded();

@@ -1,7 +1,9 @@
 // The lesson editor: pause where the class should look, "Add step here"
 // (the time on screen and the run settings, as a lesson file says them),
 // write a title, a narration (Markdown subset, previewed as the class will
-// see it) and optionally a prediction question; reorder and delete steps;
+// see it), what the step shows (statements checked against the runs: a
+// false one is reported before the lesson is downloaded or shared) and
+// optionally a prediction question; reorder and delete steps;
 // preview the lesson as a student walks it; download the lesson file (it
 // can go into scenarios/lessons/ as it is) or share it as a link that
 // carries the whole lesson. The draft survives a reload (localStorage).
@@ -14,6 +16,8 @@ import { BRANCH_RUN, METRICS, SCOPES, validateLesson, type Lesson, type LessonSt
 import { canonicalJson, lessonFileText, runsOfSettings, type LessonRuns } from './author';
 import { encodeLessonHash } from './share';
 import { Markdown } from './Markdown';
+import { ShowsEditor, type Verdict } from './ShowsEditor';
+import { verifyShows, type ShowsCheck } from './verify';
 
 interface Draft {
   name: string;
@@ -69,6 +73,10 @@ export function LessonEditor({
   const [draft, setDraft] = useState<Draft>(loadDraft);
   const [link, setLink] = useState<string | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);
+  /** The last check of the statements, for the lesson whose key it holds. */
+  const [check, setCheck] = useState<{ key: string; result: ShowsCheck | null; error: string | null } | null>(null);
+  /** A save held back because statements are false: what to do when the author saves anyway. */
+  const [held, setHeld] = useState<{ what: string; go: () => void } | null>(null);
   useEffect(() => {
     try {
       localStorage.setItem(STORE, JSON.stringify(draft));
@@ -110,6 +118,41 @@ export function LessonEditor({
     }
   };
   const ok = errors.length === 0;
+
+  // The statements are checked for this lesson as it is: its runs and its steps' times and statements.
+  const checkKey = canonicalJson({ runs: { ...lesson, name: '', title: '', steps: [] }, steps: lesson.steps.map((st) => [st.at_us, st.shows ?? []]) });
+  const statements = lesson.steps.reduce((n, st) => n + (st.shows?.length ?? 0), 0);
+  const current = check && check.key === checkKey ? check : null;
+  const checking = current !== null && current.result === null && current.error === null;
+  const verdictsOf = (i: number): Verdict[] =>
+    (draft.steps[i].shows ?? []).map((_, k) => {
+      if (!current?.result) return undefined;
+      const f = current.result.failures.find((x) => x.step === i && x.index === k);
+      return f ? f.why : null;
+    });
+  /** Checks the statements against the runs (once per version of the lesson); resolves with the result. */
+  const runCheck = async (): Promise<ShowsCheck | null> => {
+    if (current?.result) return current.result;
+    const key = checkKey;
+    setCheck({ key, result: null, error: null });
+    try {
+      const result = await verifyShows(structuredClone(lesson), scenarios);
+      setCheck((c) => (c && c.key === key ? { key, result, error: null } : c));
+      return result;
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      setCheck((c) => (c && c.key === key ? { key, result: null, error } : c));
+      return null;
+    }
+  };
+  /** Saves (download, share) once the statements are checked; a false one holds the save back with a warning. */
+  const guarded = (what: string, go: () => void) => async () => {
+    setHeld(null);
+    if (statements === 0) return go();
+    const r = await runCheck();
+    if (r && r.failures.length === 0) return go();
+    setHeld({ what, go });
+  };
 
   return (
     <section className="editor" data-testid="editor" aria-label="lesson editor">
@@ -190,6 +233,7 @@ export function LessonEditor({
                 </label>
                 <Markdown text={st.text} className="editor-preview lesson-text" />
               </div>
+              <ShowsEditor id={id} shows={st.shows ?? []} runs={runNames} verdicts={verdictsOf(i)} onChange={(shows) => setStep(i, { shows })} />
               <label>
                 <input
                   type="checkbox"
@@ -197,7 +241,7 @@ export function LessonEditor({
                   checked={q !== undefined}
                   onChange={(e) => {
                     if (e.target.checked) setStep(i, { question: { prompt: '', metric: 'mean_slowdown', pick: 'lowest', expect: lesson.protocols[0], explain: '' } });
-                    else setDraft({ ...draft, steps: draft.steps.map((x, k) => (k === i ? { at_us: x.at_us, title: x.title, text: x.text } : x)) });
+                    else setDraft({ ...draft, steps: draft.steps.map((x, k) => (k === i ? { at_us: x.at_us, title: x.title, text: x.text, ...(x.shows ? { shows: x.shows } : {}) } : x)) });
                   }}
                 />{' '}
                 ask the class to predict
@@ -257,14 +301,63 @@ export function LessonEditor({
           ))}
         </ul>
       )}
+      {statements > 0 && (
+        <p className="note" data-testid="editor-shows-status" role="status">
+          <button data-testid="editor-shows-check" disabled={!ok || checking} onClick={() => void runCheck()} title="run each of the lesson's runs to its steps' times (in workers of their own) and check every statement">
+            Check what the steps show
+          </button>{' '}
+          {checking
+            ? 'checking the statements against the runs…'
+            : current?.error
+              ? `the check failed: ${current.error}`
+              : current?.result
+                ? current.result.failures.length === 0
+                  ? `all ${current.result.statements} statements hold at their steps' times${current.result.unchecked ? ` (${current.result.unchecked} not checked: the runs took too long to get there)` : ''}`
+                  : `${current.result.failures.length} of ${current.result.statements} statements are false at their steps' times`
+                : `${statements} ${statements === 1 ? 'statement' : 'statements'}, not checked against the runs since the last change`}
+        </p>
+      )}
+      {held && (
+        <div className="banner warn" role="alert" data-testid="editor-shows-warning">
+          {current?.result ? (
+            <>
+              <p>
+                <strong>Not saved:</strong> {current.result.failures.length === 1 ? 'a step says it shows something' : `${current.result.failures.length} statements say steps show something`} the runs do not show at that time. Move the step, or change what it says.
+              </p>
+              <ul>
+                {current.result.failures.map((f) => (
+                  <li key={`${f.step}-${f.index}`}>{f.message}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>
+              <strong>Not saved:</strong> the statements could not be checked ({current?.error ?? 'the check did not finish'}).
+            </p>
+          )}
+          <button
+            data-testid="editor-save-anyway"
+            onClick={() => {
+              const h = held;
+              setHeld(null);
+              h.go();
+            }}
+          >
+            {held.what} anyway
+          </button>{' '}
+          <button data-testid="editor-save-cancel" onClick={() => setHeld(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
       <div className="exports">
         <button data-testid="editor-preview" disabled={!ok} onClick={() => onPreview(structuredClone(lesson))} title="open the lesson in the lesson bar as a student sees it">
           Preview
         </button>
-        <button data-testid="editor-download" disabled={!ok} onClick={() => download(`${lesson.name}.json`, new Blob([lessonFileText(lesson)], { type: 'application/json' }))}>
+        <button data-testid="editor-download" disabled={!ok || checking} onClick={guarded('Download', () => download(`${lesson.name}.json`, new Blob([lessonFileText(lesson)], { type: 'application/json' })))}>
           Download lesson file
         </button>
-        <button data-testid="editor-share" disabled={!ok} onClick={share} title="a link that carries the whole lesson (no server needed)">
+        <button data-testid="editor-share" disabled={!ok || checking} onClick={guarded('Share', () => void share())} title="a link that carries the whole lesson (no server needed)">
           Share link
         </button>
         {link && <input readOnly className="editor-link" data-testid="editor-link" aria-label="the lesson's link" value={link} onFocus={(e) => e.target.select()} />}

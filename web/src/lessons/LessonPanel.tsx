@@ -7,9 +7,9 @@
 
 import { useEffect, useState } from 'react';
 import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
-import type { Summary } from '../engine/api';
-import { answer, BRANCH_RUN, metricText, type Lesson } from './lesson';
+import { answer, judgedRuns, judgedSummaries, metricText, type Lesson } from './lesson';
 import { Markdown } from './Markdown';
+import { showsText } from './shows';
 import { selfCheckCsv, selfCheckRows, selfCheckScore } from './author';
 import { downloadCsv } from '../export/download';
 
@@ -89,10 +89,8 @@ export function LessonPanel({
     setStep(k);
     c.runTo(lesson.steps[k].at_us * 1e6);
   };
-  // The branch's summary answers to "branch" (its engine protocol is the base's).
-  const nProtocols = s.settings.protocols.length;
-  const summaries = s.runs.map((r, i) => (r.summary && i >= nProtocols ? { ...r.summary, protocol: BRANCH_RUN } : r.summary)).filter((x): x is Summary => x !== null);
-  const allDone = s.runs.length > 0 && summaries.length === s.runs.length;
+  // Judged among the lesson's own runs: a branch opened beside it is shown, never judged.
+  const { summaries, done: allDone, outsideBranch } = judgedSummaries(lesson, s.settings, s.runs.map((r) => r.summary));
   const q = st.question;
   const shown = q && revealed[step] && allDone ? answer(q, summaries) : null;
   const atStep = Math.abs(s.displayPs - st.at_us * 1e6) < 1 || s.displayPs >= st.at_us * 1e6;
@@ -154,6 +152,16 @@ export function LessonPanel({
       <div aria-live="polite" data-testid="lesson-live">
         <h4 data-testid="lesson-step-title">{st.title}</h4>
         <Markdown text={st.text} className="lesson-text" testid="lesson-text" />
+        {st.shows && st.shows.length > 0 && (
+          <div data-testid="lesson-shows">
+            <strong>On screen by this time</strong> <small>(checked against the runs)</small>:
+            <ul className="lesson-shows">
+              {st.shows.map((x, k) => (
+                <li key={k}>{showsText(x)}</li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
       {q && (
         <div className="lesson-question" data-testid="lesson-question">
@@ -161,7 +169,7 @@ export function LessonPanel({
             <strong>Predict:</strong> {q.prompt} <small>(judged by the {metricText(q)}, {q.pick} wins, over the whole run)</small>
           </p>
           <div className="lesson-choices">
-            {(q.among ?? lesson.protocols).map((p) => (
+            {(q.among ?? judgedRuns(lesson)).map((p) => (
               <button
                 key={p}
                 data-testid={`lesson-guess-${p}`}
@@ -182,6 +190,11 @@ export function LessonPanel({
               </button>
             )}
           </div>
+          {outsideBranch && (
+            <p className="note" data-testid="lesson-branch-note">
+              The what-if branch beside the lesson's runs is there to compare with; the answer is judged among the lesson's {judgedRuns(lesson).join(', ')} only.
+            </p>
+          )}
           {revealed[step] && !allDone && <p className="note">running every protocol to the end…</p>}
           {shown && (
             <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''} role="status">

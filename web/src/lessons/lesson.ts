@@ -10,6 +10,7 @@
 
 import { PROTOCOLS, validateSettings, type BranchSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import type { Summary } from '../engine/api';
+import { validateShows, type Shows } from './shows';
 
 /** Which summary number a question compares across the protocols. */
 export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps', 'control_overhead'] as const;
@@ -45,6 +46,11 @@ export interface LessonStep {
   title: string;
   /** The narration read at this step. */
   text: string;
+  /**
+   * What the step says is on screen, each checked against the runs at
+   * `at_us` (shows.ts; tests/unit/lessons.test.ts checks every shipped lesson).
+   */
+  shows?: Shows[];
   question?: Question;
 }
 
@@ -122,6 +128,47 @@ export interface Answer {
   winner: string | null;
 }
 
+/**
+ * The runs a lesson's questions are judged among, by name: its protocols,
+ * and "branch" when the lesson has a branch of its own. A what-if branch
+ * opened beside a lesson is shown and compared, never judged.
+ */
+export function judgedRuns(lesson: Pick<Lesson, 'protocols' | 'branch'>): string[] {
+  return lesson.branch ? [...lesson.protocols, BRANCH_RUN] : [...lesson.protocols];
+}
+
+/** JSON text with object keys sorted (equal values, equal text). */
+function sortedJson(x: unknown): string {
+  return JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
+/**
+ * The summaries the lesson's questions are judged on, from the runs on
+ * screen (`summaries`, in run order: the protocols, then a branch; null
+ * while a run is unfinished): the lesson's protocols' runs, and the branch
+ * (answering to "branch") only when it is the lesson's own. `done`: every
+ * judged run has finished (a branch opened beside the lesson is not waited
+ * for); `outsideBranch`: a branch that is not the lesson's is on screen.
+ */
+export function judgedSummaries(lesson: Lesson, settings: Settings, summaries: readonly (Summary | null)[]): { summaries: Summary[]; done: boolean; outsideBranch: boolean } {
+  const n = settings.protocols.length;
+  const ownBranch = lesson.branch !== undefined && settings.branch !== undefined && sortedJson(lesson.branch) === sortedJson(settings.branch);
+  const judged: (Summary | null)[] = summaries.flatMap((x, i) => (i < n ? [x] : ownBranch ? [x && { ...x, protocol: BRANCH_RUN }] : []));
+  const known = judged.filter((x): x is Summary => x !== null);
+  return { summaries: known, done: judged.length > 0 && known.length === judged.length, outsideBranch: settings.branch !== undefined && !ownBranch };
+}
+
+/**
+ * Whether the runs on screen are no longer the lesson's: other settings,
+ * or another branch than the lesson's own. A branch opened beside a lesson
+ * that has none leaves its runs as they were.
+ */
+export function lessonRunsChanged(lesson: Lesson, settings: Settings, scenarios: ScenarioJson[]): boolean {
+  const own = lessonSettings(lesson, scenarios);
+  const shown = !lesson.branch && settings.branch ? { ...settings, branch: undefined } : settings;
+  return sortedJson({ ...own, branch: own.branch ?? null }) !== sortedJson({ ...shown, branch: shown.branch ?? null });
+}
+
 /** Answers `q` from the finished runs' summaries (one per protocol). */
 export function answer(q: Question, summaries: Summary[]): Answer {
   const values = summaries.filter((s) => !q.among || (q.among as string[]).includes(s.protocol)).map((s) => ({ protocol: s.protocol, value: metricValue(q, s) }));
@@ -193,6 +240,7 @@ export function validateLesson(l: unknown, scenarioNames: string[]): FieldError[
     else prev = s.at_us;
     if (!isText(s.title)) e(`${f}.title`, 'must not be empty');
     if (!isText(s.text)) e(`${f}.text`, 'must not be empty');
+    if (s.shows !== undefined) errs.push(...validateShows(s.shows, `${f}.shows`, runs as string[]));
     if (s.question === undefined) return;
     const q = s.question;
     const qf = `${f}.question`;

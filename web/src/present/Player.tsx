@@ -14,6 +14,7 @@ import { Transport } from '../controls/Transport';
 import { Scrubber } from '../controls/Scrubber';
 import { TopologyView } from '../views/TopologyView';
 import { CdfChart } from '../views/charts/CdfChart';
+import { plural } from '../views/format';
 import type { ColorBy } from '../views/palette';
 import type { PresentPanel } from './mode';
 
@@ -38,7 +39,7 @@ function Networks({ s, runs, colorBy, height }: { s: ConductorState; runs: RunSt
         <section key={r.protocol} className="player-network" data-testid={`run-${r.protocol}`} aria-label={`${r.protocol} run`}>
           <h2>{r.protocol}</h2>
           {FLOW_LEVEL.has(r.engineProtocol) ? (
-            <p className="note">{r.protocol} is flow-level: no packets to draw ({r.done} of {r.total} flows done by now).</p>
+            <p className="note">{r.protocol} is flow-level: no packets to draw ({r.done} of {plural(r.total, 'flow')} done by now).</p>
           ) : (
             <TopologyView
               run={r}

@@ -128,6 +128,39 @@ describe('Conductor lockstep', () => {
     expect(c.getState().crashed).toBeNull();
   });
 
+  it('goes to the nearest next event of any run: every run lands exactly on its time', async () => {
+    const { c, a, b } = await loaded();
+    const found = (tPs: number | null) => ({ type: 'found', tPs, searchedPs: tPs ?? 1e9, nowPs: 1e9, events: 9, finished: false });
+    c.goToEvent('drop', 'next');
+    expect(a.last('find')).toMatchObject({ event: 'drop', direction: 'next', fromPs: 0 });
+    // Nothing plays while the workers look.
+    c.play();
+    expect(c.getState().mode).toBe('paused');
+    a.answer('find', found(9 * RTT));
+    b.answer('find', found(7 * RTT + 3));
+    await tick();
+    expect([a.last('seek'), b.last('seek')]).toMatchObject([{ tPs: 7 * RTT + 3 }, { tPs: 7 * RTT + 3 }]);
+    a.answer('seek', { ...frame(7 * RTT + 3), reset: true });
+    b.answer('seek', { ...frame(7 * RTT + 3), reset: true });
+    await tick();
+    await tick();
+    expect(c.getState().displayPs).toBe(7 * RTT + 3);
+    expect(c.getState().status).toMatch(/^next drop \(dctcp\): at t = /);
+    // Previous, none in any run: every run lands back where it was (the searches moved them).
+    c.goToEvent('token', 'previous');
+    expect(b.last('find')).toMatchObject({ event: 'token', direction: 'previous', fromPs: 7 * RTT + 3 });
+    a.answer('find', found(null));
+    b.answer('find', found(null));
+    await tick();
+    expect(a.last('seek')).toMatchObject({ tPs: 7 * RTT + 3 });
+    a.answer('seek', { ...frame(7 * RTT + 3), reset: true });
+    b.answer('seek', { ...frame(7 * RTT + 3), reset: true });
+    await tick();
+    await tick();
+    expect(c.getState().displayPs).toBe(7 * RTT + 3);
+    expect(c.getState().status).toMatch(/^no token before t = .* in any run; back at t = /);
+  });
+
   it('a seek lands every run before it shows the time (one render)', async () => {
     const { c, a, b } = await loaded();
     const T = 5 * RTT;

@@ -1,7 +1,8 @@
 // The conductor: one worker per protocol, all on one shared timeline. It
-// turns the controls (play, pause, step one event, step one RTT, run to the
-// next completion, speed, seek, restart, full speed) into `advance`
-// requests and folds the frames into run states the views read.
+// turns the controls (play, pause, step one event, step one RTT, go to the
+// next or previous drop, mark, token, decision or completion, speed, seek,
+// restart, full speed) into requests to the workers and folds the frames
+// into run states the views read.
 //
 // Lockstep: while playing or stepping, every worker is asked to advance to
 // the same simulated time, and the time on screen never passes the slowest
@@ -11,11 +12,14 @@
 // are ignored. At full speed each worker runs flat out on its own (with the
 // trace off), and the screen shows the earliest of their times.
 
-import type { Frame, Loaded, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerFailure, WorkerRequest } from '../engine/api';
+import type { Frame, Loaded, NavEvent, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerFailure, WorkerRequest } from '../engine/api';
 import { EngineError, SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
 import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
+import { fmtTime } from './time';
+
+export { fmtTime, fmtClock } from './time';
 
 /** What the clock is doing. */
 export type Mode = 'paused' | 'playing' | 'full';
@@ -62,6 +66,18 @@ export const CHECKPOINT_BUDGET_BYTES = 768 * 2 ** 20;
 /** Most one worker's checkpoints may hold, bytes. */
 export const CHECKPOINT_BUDGET_MAX = 512 * 2 ** 20;
 
+/** Most wall time a worker looks for the next or previous event, ms. */
+export const FIND_WALL_MS = 3000;
+
+/** The events one can go to, in words ("the next drop"). */
+export const NAV_TEXT: Record<NavEvent, { one: string; many: string }> = {
+  drop: { one: 'drop', many: 'drops' },
+  ecn_mark: { one: 'ECN mark', many: 'ECN marks' },
+  token: { one: 'token', many: 'tokens' },
+  decision: { one: 'scheduling decision', many: 'scheduling decisions' },
+  flow_completed: { one: 'flow completion', many: 'flow completions' },
+};
+
 /** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
 export const DEFAULT_SPEED = 2_000_000;
 /** Workers may run this much wall time ahead of the screen while playing. */
@@ -78,8 +94,6 @@ interface Slot {
   reachedPs: number;
   finished: boolean;
   topology: Topology | null;
-  /** Completions seen by the last stepping request (for "next completion"). */
-  gotCompletion: boolean;
 }
 
 /** Runs and controls the side-by-side runs. */
@@ -182,7 +196,7 @@ export class Conductor {
 
   /** A slot with a fresh worker; what an older generation's worker (or a replaced branch's) says is ignored. */
   private newSlot(i: number, gen: number): Slot {
-    const slot: Slot = { client: null!, untilPs: 0, reachedPs: 0, finished: false, topology: null, gotCompletion: false };
+    const slot: Slot = { client: null!, untilPs: 0, reachedPs: 0, finished: false, topology: null };
     const mine = () => gen === this.generation && this.slots[i] === slot;
     slot.client = new SimClient({
       onMessage: (m) => mine() && this.onUnsolicited(i, m),
@@ -248,7 +262,6 @@ export class Conductor {
       slot.finished = !m.running;
       this.updateRun(i, (r) => applyFrame(rewound(r, m.nowPs), m, m.nowPs));
     } else {
-      if (m.completions.length) slot.gotCompletion = true;
       const display = this.state.mode === 'full' ? m.nowPs : Math.min(this.state.displayPs, m.nowPs);
       this.updateRun(i, (r) => applyFrame(r, m, display));
     }
@@ -390,7 +403,7 @@ export class Conductor {
 
   /** Plays at the current speed, in lockstep. */
   play() {
-    if (!this.state.loaded || this.allFinished()) return;
+    if (!this.state.loaded || this.allFinished() || this.finding) return;
     if (this.state.mode === 'full') this.setTrace(true);
     this.set({ mode: 'playing', status: `playing at ${fmtSpeed(this.state.speed)}` });
     this.startClock();
@@ -455,34 +468,48 @@ export class Conductor {
     this.settle();
   }
 
-  /** Runs to the next flow completion (of any run). */
-  nextCompletion() {
+  /**
+   * Goes to the next (or previous) event of a kind in any run: each worker
+   * looks for its own (the `find` request), then every run lands exactly
+   * on the nearest one's time (time travel), or stays where it is when no
+   * run has one.
+   */
+  goToEvent(event: NavEvent, direction: 'next' | 'previous') {
     this.pause();
-    if (!this.idle() || this.allFinished()) return;
-    void this.toNextCompletion();
+    if (!this.idle()) return;
+    void this.findAndLand(event, direction);
   }
 
-  private async toNextCompletion() {
-    for (const s of this.slots) s.gotCompletion = false;
-    if (this.slots.length === 1) {
-      const s = this.slots[0];
-      if (!(await this.advanceAll(Infinity, Infinity, 1e9, true))) return;
-      const r = this.state.runs[0];
-      s.reachedPs = r.nowPs;
-      const f = r.flows[r.flows.length - 1];
-      this.set({ displayPs: r.nowPs, status: f ? `flow ${f.flow} (${fmtBytes(f.sizeBytes)}) completed at t = ${fmtTime(r.nowPs)}, slowdown ${f.slowdown.toFixed(2)}` : 'no more completions' });
-      return this.settle();
+  /** A search for the next or previous event is under way (nothing plays meanwhile). */
+  private finding = false;
+
+  private async findAndLand(event: NavEvent, direction: 'next' | 'previous') {
+    this.finding = true;
+    try {
+      await this.findThenTravel(event, direction);
+    } finally {
+      this.finding = false;
     }
-    // Side by side: RTT steps until some run completes a flow, so all stay on one time.
-    for (let k = 0; ; k++) {
-      const T = this.state.displayPs + this.state.rttPs;
-      if (!(await this.advanceAll(T, Infinity, 1e9))) return;
-      this.set({ displayPs: Math.min(T, this.minReached()) });
-      if (this.slots.some((s) => s.gotCompletion) || this.allFinished() || k > 100_000) {
-        this.set({ status: `a flow completed by t = ${fmtTime(this.state.displayPs)}` });
-        return this.settle();
-      }
-    }
+  }
+
+  private async findThenTravel(event: NavEvent, direction: 'next' | 'previous') {
+    const gen = this.generation;
+    const from = this.state.displayPs;
+    const what = NAV_TEXT[event].one;
+    this.set({ status: `looking for the ${direction} ${what}…` });
+    const found = await Promise.all(this.slots.map((_, i) => this.ask(i, { type: 'find', event, direction, fromPs: from, maxWallMs: FIND_WALL_MS })));
+    if (!this.current(gen)) return;
+    const times = found.map((f) => f?.tPs ?? null).filter((t): t is number => t !== null);
+    const target = times.length === 0 ? null : direction === 'next' ? Math.min(...times) : Math.max(...times);
+    const labels = runsOf(this.state.settings).map((r) => r.label);
+    const where = found.flatMap((f, i) => (f && f.tPs === target ? [labels[i]] : [])).join(', ');
+    const looked = found.filter((f) => f !== null).map((f) => f!.searchedPs);
+    const label =
+      target !== null
+        ? `${direction} ${what} (${where}): `
+        : `no ${what} ${direction === 'next' ? 'after' : 'before'} t = ${fmtTime(from)} in any run${looked.length && direction === 'next' && Number.isFinite(Math.min(...looked)) ? ` (looked up to t = ${fmtTime(Math.min(...looked))})` : ''}; back `;
+    // The workers were left where their searches ended: every run lands again (on the event, or where it was).
+    await this.travel(target ?? from, 'seek', label);
   }
 
   /** A seek waiting for the workers to be idle (only the latest is kept: dragging the scrubber). */
@@ -521,7 +548,7 @@ export class Conductor {
   /** Run states being rebuilt by a time-travel seek (null when none is in progress). */
   private travelRuns: RunState[] | null = null;
 
-  private async travel(tPs: number, what: 'seek' | 'event' | 'rtt') {
+  private async travel(tPs: number, what: 'seek' | 'event' | 'rtt', prefix = '') {
     const t0 = performance.now();
     const gen = this.generation;
     this.travelRuns = this.state.runs.slice();
@@ -543,7 +570,7 @@ export class Conductor {
     // Stepping back one event shows the time of the last event kept.
     const times = runs.map((r) => r.nowPs);
     const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
-    const label = what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '';
+    const label = prefix || (what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '');
     this.set({ runs, displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
     this.settle();
   }
@@ -714,16 +741,6 @@ export function budgetFor(n: number): number {
 /** Next event time of a run, as its last frame reported it. */
 function nextOf(r: RunState): number {
   return r.nextPs >= 0 ? r.nextPs : Infinity;
-}
-
-/** "12.345 us", "3.2 ms". */
-export function fmtTime(ps: number): string {
-  if (!Number.isFinite(ps)) return 'end';
-  const us = ps / 1e6;
-  if (us < 1) return `${(ps / 1e3).toFixed(1)} ns`;
-  if (us < 1000) return `${us.toFixed(3)} µs`;
-  if (us < 1e6) return `${(us / 1000).toFixed(3)} ms`;
-  return `${(us / 1e6).toFixed(3)} s`;
 }
 
 /** "2 µs per second". */

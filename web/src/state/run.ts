@@ -22,9 +22,18 @@ export interface SeriesPoint {
   queuedBytes: number;
   /** Largest buffer occupancy of any port, bytes. */
   maxPortBytes: number;
-  /** Flow bytes completed per second since the previous point, Gbps. */
+  /** Flow bytes completed per second since the previous point, Gbps (NaN after a seek: unknown). */
   goodputGbps: number;
+  /**
+   * Nothing was sampled between the previous point and this one (a seek, or
+   * a frame more than SERIES_MAX_SPAN_PS after it: full speed, a lesson's
+   * jump, fast play): the charts draw a gap there, not a line.
+   */
+  gap: boolean;
 }
+
+/** Points of a time series further apart than this (simulated) are not joined by a line, ps (50 us: about ten base RTTs of the bundled fabrics). */
+export const SERIES_MAX_SPAN_PS = 50_000_000;
 
 /** A scheduling decision about a flow (PASE's arbitrators, PDQ's switches). */
 export interface FlowDecision {
@@ -180,8 +189,10 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
   const dt = last ? f.nowPs - last.tPs : f.nowPs;
   let bytes = 0;
   for (const c of fresh) bytes += c.sizeBytes;
-  const goodputGbps = dt > 0 ? (bytes * 8) / (dt * 1e-12) / 1e9 : 0;
-  const series = f.nowPs > (last?.tPs ?? -1) ? s.series.concat([{ tPs: f.nowPs, queuedBytes: queued, maxPortBytes: maxPort, goodputGbps }]) : s.series;
+  // After a seek the frame carries every completion so far: no rate can be read from it.
+  const goodputGbps = f.reset && last !== undefined ? NaN : dt > 0 ? (bytes * 8) / (dt * 1e-12) / 1e9 : 0;
+  const gap = last !== undefined && (f.reset || f.nowPs - last.tPs > SERIES_MAX_SPAN_PS);
+  const series = f.nowPs > (last?.tPs ?? -1) ? s.series.concat([{ tPs: f.nowPs, queuedBytes: queued, maxPortBytes: maxPort, goodputGbps, gap }]) : s.series;
   return {
     ...s,
     nowPs: f.nowPs,
@@ -234,10 +245,10 @@ export function foldDecisions(prev: ReadonlyMap<number, FlowControl>, recs: read
   return m ?? prev;
 }
 
-/** Halves a long series by keeping every other point (the newest kept). */
-function thin(xs: SeriesPoint[]): SeriesPoint[] {
+/** Halves a long series by keeping every other point (the newest kept); a gap before a dropped point moves to the next point kept. */
+export function thin(xs: SeriesPoint[]): SeriesPoint[] {
   const out: SeriesPoint[] = [];
-  for (let i = xs.length - 1; i >= 0; i -= 2) out.push(xs[i]);
+  for (let i = xs.length - 1; i >= 0; i -= 2) out.push(i > 0 && xs[i - 1].gap && !xs[i].gap ? { ...xs[i], gap: true } : xs[i]);
   return out.reverse();
 }
 

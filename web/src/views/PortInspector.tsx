@@ -8,7 +8,7 @@ import type { RunState } from '../state/run';
 import { flowColor, KIND_NAMES } from './palette';
 import { portName, ROLE_NAMES } from './layout';
 import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes } from './buffer';
-import { bytesText, count, rateText, sig, usText } from './format';
+import { bytesText, count, plural, rateText, sig, usText } from './format';
 
 /** A rank (remaining bytes) with 4 significant digits, so near-equal ranks stay distinguishable. */
 function rankText(b: number): string {
@@ -148,7 +148,7 @@ export function PortInspector({ run, port, discipline, bufferBytes, ecnThreshold
         {K !== undefined && <div className="occupancy-k" style={{ left: `${Math.min(100, (100 * K) / buf)}%` }} title={`ECN threshold K = ${bytesText(K)}`} />}
       </div>
       <div className="occupancy-text">
-        {bytesText(queued)} of {bytesText(buf)} buffered ({packets.length} packets{K !== undefined ? `; marking threshold K = ${bytesText(K)}` : ''})
+        {bytesText(queued)} of {bytesText(buf)} buffered ({plural(packets.length, 'packet')}{K !== undefined ? `; marking threshold K = ${bytesText(K)}` : ''})
       </div>
       {body}
       <div className="pi-drops">

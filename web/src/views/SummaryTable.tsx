@@ -8,6 +8,7 @@ import type { Summary } from '../engine/api';
 import { liveSummary, type LiveBucket } from './stats';
 import { count, pct, sig } from './format';
 import { useThrottled } from './charts/useThrottled';
+import { stabilityNotes } from './stability';
 import './views.css';
 
 /** Props of {@link SummaryTable}. */
@@ -112,7 +113,7 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
     {
       label: 'stable',
       cells: per(
-        (s) => ({ text: s.stable ? 'yes' : s.note ?? 'no: backlog grew or flows unfinished', title: 'pending bytes must not keep growing through the arrivals (means are not meaningful otherwise)' }),
+        (s) => ({ text: s.stable ? 'yes' : `${s.note ?? 'no: backlog grew or flows unfinished'} (see below)`, title: 'pending bytes must not keep growing through the arrivals (means are not meaningful otherwise)' }),
         () => none,
       ),
     },
@@ -159,7 +160,22 @@ export function SummaryTable({ runs }: SummaryTableProps) {
   if (next.length !== last.current.length || next.some((r, i) => r !== last.current[i])) last.current = next;
   const view = last.current;
   const live = useMemo(() => shown.map((r) => (r.summary ? null : liveSummary(r.flows))), [shown]);
-  return <SummaryBody view={view} shown={shown} live={live} />;
+  const notes = stabilityNotes(view.map((r) => ({ label: r.protocol, summary: r.summary })));
+  return (
+    <>
+      <SummaryBody view={view} shown={shown} live={live} />
+      {notes.map((n) => (
+        <section key={n.kind} className="stability-note" data-testid={`unstable-explained-${n.kind}`} aria-label={n.title}>
+          <h4>
+            {n.title} <small>({n.runs.join(', ')})</small>
+          </h4>
+          {n.paragraphs.map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
+        </section>
+      ))}
+    </>
+  );
 }
 
 const SummaryBody = memo(function SummaryBody({ view, shown, live }: { view: RunState[]; shown: RunState[]; live: (ReturnType<typeof liveSummary> | null)[] }) {

@@ -12,7 +12,7 @@ import type { RunState } from '../state/run';
 import { layoutTopology, pickPoint, pickPort, portName, ROLE_NAMES, type TopoLayout } from './layout';
 import { drawTopology, PacketScratch, type StaticLayer } from './topologyDraw';
 import { downPortsAt } from './faults';
-import { bytesText, rateText } from './format';
+import { bytesText, plural, rateText } from './format';
 import './views.css';
 
 /** Props of {@link TopologyView}. */
@@ -56,7 +56,7 @@ export function networkText(run: RunState): string {
   const switches = t.nodes.length - t.n_hosts;
   let busy = 0;
   for (let i = 0; i < run.queueBytes.length; i++) if (run.queueBytes[i] > 0) busy++;
-  return `network of the ${run.protocol} run: ${t.n_hosts} hosts and ${switches} switch${switches === 1 ? '' : 'es'}; ${busy} of ${t.ports.length} ports hold packets; ${run.done} of ${run.total} flows finished (details in the event log and the summary table)`;
+  return `network of the ${run.protocol} run: ${plural(t.n_hosts, 'host')} and ${plural(switches, 'switch', 'switches')}; ${busy} of ${plural(t.ports.length, 'port')} ${busy === 1 ? 'holds' : 'hold'} packets; ${run.done} of ${plural(run.total, 'flow')} finished (details in the event log and the summary table)`;
 }
 
 /**

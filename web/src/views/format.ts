@@ -16,6 +16,11 @@ export function count(v: number): string {
   return Math.round(v).toLocaleString('en');
 }
 
+/** A count and its noun, singular for exactly one: "1 event", "2,048 events" (`many` for irregular plurals: "switches"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
 /** A fraction as a percentage with 3 significant digits ("0.0123 %"). */
 export function pct(v: number): string {
   return `${sig(v * 100)} %`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompletedFlow } from '../engine/frame';
 import { SortedSamples, binSeries, bucketMeans, cdfPoints, liveSummary, logDomain, mergeSorted, percentile, selectKth, sizeBucket } from './stats';
-import { sig } from './format';
+import { plural, sig } from './format';
 
 /** A deterministic pseudo-random generator (xorshift). */
 function rng(seed: number) {
@@ -184,5 +184,11 @@ describe('axis domains and number formats', () => {
     expect(sig(0.000123456)).toBe('0.000123');
     expect(sig(0)).toBe('0');
     expect(sig(NaN)).toBe('–');
+  });
+});
+
+describe('counts in words', () => {
+  it('say "1 event", "1 packet" in the singular and use the plural otherwise', () => {
+    expect([plural(1, 'event'), plural(0, 'event'), plural(2048, 'packet'), plural(1, 'switch', 'switches'), plural(3, 'switch', 'switches')]).toEqual(['1 event', '0 events', '2,048 packets', '1 switch', '3 switches']);
   });
 });

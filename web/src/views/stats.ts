@@ -202,6 +202,40 @@ export function logDomain(lo: number, hi: number, floor = 0): [number, number] {
 }
 
 /**
+ * A time series cut where it was not sampled (points marked `gap`) and
+ * binned piece by piece (`binSeries`, the bins shared out by each piece's
+ * length, at least two each): one list of [t, v] pairs per piece that has
+ * two points or more, and the lone points, which a chart draws as dots.
+ * A point whose value is not finite (unknown) is left out and cuts too.
+ */
+export function segmentSeries(t: ArrayLike<number>, v: ArrayLike<number>, gap: ArrayLike<boolean>, bins: number, mode: 'mean' | 'max'): { lines: [number, number][][]; dots: [number, number][] } {
+  const n = t.length;
+  const lines: [number, number][][] = [];
+  const dots: [number, number][] = [];
+  if (n === 0) return { lines, dots };
+  const span = t[n - 1] - t[0] || 1;
+  const piece = (a: number, b: number) => {
+    if (b - a === 1) dots.push([t[a], v[a]]);
+    else if (b - a > 1) {
+      const share = Math.max(2, Math.round((bins * (t[b - 1] - t[a])) / span));
+      lines.push(binSeries(Array.prototype.slice.call(t, a, b), Array.prototype.slice.call(v, a, b), share, mode));
+    }
+  };
+  // A point without a value (not finite) is left out, and cuts the line too.
+  let start = 0;
+  for (let i = 0; i <= n; i++) {
+    if (i === n || !Number.isFinite(v[i])) {
+      piece(start, i);
+      start = i + 1;
+    } else if (i > start && gap[i]) {
+      piece(start, i);
+      start = i;
+    }
+  }
+  return { lines, dots };
+}
+
+/**
  * Reduces a time series to at most `bins` points by time bins: 'mean'
  * weights each point by the time since the previous one (right for rates
  * such as goodput, and for levels sampled at uneven frames), 'max' keeps

@@ -5,7 +5,7 @@ import { axisBottom, axisLeft, scaleBand, scaleLog, select } from 'd3';
 import type { RunState } from '../../state/run';
 import { SIZE_BUCKETS, bucketMeans } from '../stats';
 import { runColor } from '../palette';
-import { sig } from '../format';
+import { plural, sig } from '../format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
 import '../views.css';
@@ -77,7 +77,7 @@ export function BucketChart({ runs, id }: BucketChartProps) {
       .attr('fill', (b) => b.color)
       .attr('opacity', (b) => (b.final ? 1 : 0.7))
       .select('title')
-      .text((b) => `${b.protocol}, ${SIZE_BUCKETS[b.bucket].label}: mean slowdown ${sig(b.mean)} over ${b.count} flows`);
+      .text((b) => `${b.protocol}, ${SIZE_BUCKETS[b.bucket].label}: mean slowdown ${sig(b.mean)} over ${plural(b.count, 'flow')}`);
     c.content
       .selectAll<SVGTextElement, Bar>('text.bar-label')
       .data(inner.bandwidth() >= 14 ? bars : [], (b) => b.key)

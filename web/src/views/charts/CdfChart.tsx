@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, scaleLog, select } from 'd3';
 import type { RunState } from '../../state/run';
 import { SortedSamples, cdfPoints, logDomain, type CdfPoints } from '../stats';
+import { plural } from '../format';
 import { runColor } from '../palette';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
@@ -88,7 +89,7 @@ export function CdfChart({ runs, metric, id, maxPoints = 500 }: CdfChartProps) {
     joinLines(c, 'cdf-line', live, d, 2.2, (k) => !k.final);
     legend(
       c,
-      live.map((k) => ({ label: `${k.protocol} (${k.n.toLocaleString('en')} flows${k.final ? '' : ', so far'})`, color: k.color, dashed: !k.final })),
+      live.map((k) => ({ label: `${k.protocol} (${plural(k.n, 'flow')}${k.final ? '' : ', so far'})`, color: k.color, dashed: !k.final })),
       PLOT_W - 190,
       PLOT_H - 16 * live.length - 4,
     );

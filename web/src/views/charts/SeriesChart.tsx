@@ -1,11 +1,14 @@
 // Time series of a run: bytes queued in the network, goodput, the largest
-// port queue; x is simulated time in milliseconds.
+// port queue; x is simulated time in milliseconds. Only sampled time is
+// drawn as a line: where nothing was sampled (a seek, full speed, a jump
+// of more than SERIES_MAX_SPAN_PS) the line stops, and a lone sample is a
+// dot.
 
 import { useEffect, useMemo, useRef } from 'react';
-import { axisBottom, axisLeft, format, line, scaleLinear, select } from 'd3';
-import { bytesText } from '../format';
+import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
+import { bytesText, sig } from '../format';
 import type { RunState, SeriesPoint } from '../../state/run';
-import { binSeries } from '../stats';
+import { segmentSeries } from '../stats';
 import { runColor } from '../palette';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
 import { useThrottled } from './useThrottled';
@@ -23,10 +26,11 @@ export interface SeriesChartProps {
 }
 
 // Goodput is bursty (a flow's bytes count when it completes), so it gets wider bins.
-const META: Record<SeriesMetric, { title: string; y: string; mode: 'mean' | 'max'; bins: number; tick: (v: number) => string }> = {
-  queuedBytes: { title: 'Bytes buffered in the whole network', y: 'bytes queued', mode: 'mean', bins: 400, tick: bytesText },
-  goodputGbps: { title: 'Goodput (completed flow bytes per second)', y: 'Gbps', mode: 'mean', bins: 100, tick: format('~s') },
-  maxPortBytes: { title: 'Largest queue at any port', y: 'bytes', mode: 'max', bins: 400, tick: bytesText },
+// `zero`: what the empty state says when every sample so far is 0.
+const META: Record<SeriesMetric, { title: string; y: string; mode: 'mean' | 'max'; bins: number; tick: (v: number) => string; zero: string }> = {
+  queuedBytes: { title: 'Bytes buffered in the whole network', y: 'bytes queued', mode: 'mean', bins: 400, tick: bytesText, zero: 'nothing buffered yet: every buffer was empty at the samples so far' },
+  goodputGbps: { title: 'Goodput (completed flow bytes per second)', y: 'Gbps', mode: 'mean', bins: 100, tick: (v) => sig(v, 3), zero: 'no flow completed yet' },
+  maxPortBytes: { title: 'Largest queue at any port', y: 'bytes', mode: 'max', bins: 400, tick: bytesText, zero: 'nothing buffered yet: every buffer was empty at the samples so far' },
 };
 
 /**
@@ -43,7 +47,8 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
         const s: SeriesPoint[] = r.series;
         const t = Float64Array.from(s, (p) => p.tPs / 1e9);
         const v = Float64Array.from(s, (p) => p[metric]);
-        return { protocol: r.protocol, color: runColor(r.protocol, i), final: !!r.summary, pts: binSeries(t, v, meta.bins, meta.mode) };
+        const { lines: pieces, dots } = segmentSeries(t, v, s.map((p) => p.gap), meta.bins, meta.mode);
+        return { protocol: r.protocol, color: runColor(r.protocol, i), final: !!r.summary, pieces, dots, pts: [...pieces.flat(), ...dots] };
       }),
     [shown, metric, meta],
   );
@@ -55,7 +60,6 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
       setEmpty(c, 'no samples yet');
       return;
     }
-    setEmpty(c, null);
     let tMax = 0;
     let vMax = 0;
     for (const l of live)
@@ -63,6 +67,12 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
         if (t > tMax) tMax = t;
         if (v > vMax) vMax = v;
       }
+    // All zero so far: say so, instead of axes of "0 B".
+    if (vMax <= 0) {
+      setEmpty(c, meta.zero);
+      return;
+    }
+    setEmpty(c, null);
     const x = scaleLinear().domain([0, tMax || 1]).range([0, PLOT_W]);
     const y = scaleLinear()
       .domain([0, vMax > 0 ? vMax * 1.08 : 1])
@@ -74,7 +84,18 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
     const path = line<[number, number]>()
       .x((d) => x(d[0]))
       .y((d) => y(d[1]));
-    joinLines(c, 'series-line', live, (l) => path(l.pts), 1.8);
+    joinLines(c, 'series-line', live, (l) => l.pieces.map((p) => path(p) ?? '').join('') || null, 1.8);
+    // Lone samples (a seek, full speed): dots, joined to nothing.
+    const dots = live.flatMap((l) => l.dots.map((d) => ({ key: `${l.protocol}@${d[0]}`, color: l.color, d })));
+    c.content
+      .selectAll<SVGCircleElement, (typeof dots)[number]>('circle.series-dot')
+      .data(dots, (d) => d.key)
+      .join('circle')
+      .attr('class', 'series-dot')
+      .attr('r', 2.2)
+      .attr('fill', (d) => d.color)
+      .attr('cx', (d) => x(d.d[0]))
+      .attr('cy', (d) => y(d.d[1]));
     legend(
       c,
       live.map((l) => ({ label: l.final ? l.protocol : `${l.protocol} (running)`, color: l.color })),
