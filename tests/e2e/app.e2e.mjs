@@ -851,6 +851,18 @@ try {
       assert(csv === native, 'the figure CSV differs from dcsim sweep --vary');
       const after = await axe(pg);
       assert(after.violations.length === 0, `axe-core on the gallery after a run: ${after.violations.join('\n')}`);
+      // A phone: the report and the figures fit the width (no horizontal scroll).
+      const ctxP = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        const pp = await ctxP.newPage();
+        watch(pp, 'gallery phone');
+        await pp.goto(BASE + '#gallery');
+        await pp.getByTestId('report').waitFor({ timeout: 15_000 });
+        const w = await pp.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        assert(w[0] <= w[1], `the gallery scrolls sideways on a phone: ${w[0]} px wide in ${w[1]}`);
+      } finally {
+        await ctxP.close();
+      }
       metrics.gallery = { claims: cards.length, tally: tallyText, pfabric: text, axe: { before: before.passes, after: after.passes } };
       await pg.locator(`#${id}`).screenshot({ path: join(out, '17-gallery-incast.png') });
     } finally {

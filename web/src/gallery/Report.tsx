@@ -7,7 +7,7 @@
 // the top; filters by verdict and paper; an anchor per claim
 // (`#claim=<id>`). Pure logic lives in report.ts.
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { scaleLinear, scaleLog } from 'd3';
 import {
   VERDICTS,
@@ -86,10 +86,12 @@ function TallyLine({ t }: { t: Tally }) {
     <span className="tally-line">
       {t.claims} {t.claims === 1 ? 'claim' : 'claims'}:{' '}
       {VERDICTS.map((v, i) => (
-        <span key={v} className={`tally-part v-${v.replace(' ', '-')}`}>
+        <span key={v}>
           {i > 0 && ' · '}
-          <span aria-hidden="true">{VERDICT_MARK[v]} </span>
-          {t[v]} {words[v]}
+          <span className={`tally-part v-${v.replace(' ', '-')}`}>
+            <span aria-hidden="true">{VERDICT_MARK[v]} </span>
+            {t[v]} {words[v]}
+          </span>
         </span>
       ))}
     </span>
@@ -112,14 +114,17 @@ export function ReportView({ report, focus }: { report: Report; focus: string | 
   const same = (a: Tally | null, b: Tally) => !a || (a.claims === b.claims && VERDICTS.every((v) => a[v] === b[v]));
   const focused = focus ? claims.find((c) => c.id === focus) : undefined;
 
-  // A claim named in the address is shown even when the filters would hide it.
+  // A claim named in the address is shown even when the filters would hide it, and brought to the eye and focused once
+  // (once it is rendered; changing the filters afterwards does not jump back to it).
+  const pending = useRef<string | null>(null);
   useEffect(() => {
+    pending.current = focused?.id ?? null;
     if (focused && !filterClaims([focused], filter).length) setFilter({ verdict: 'all', paper: 'all' });
   }, [focused]);
   useEffect(() => {
-    if (!focused) return;
-    const el = document.getElementById(claimElementId(focused.id));
+    const el = pending.current && document.getElementById(claimElementId(pending.current));
     if (el) {
+      pending.current = null;
       el.scrollIntoView({ block: 'start' });
       el.focus({ preventScroll: true });
     }
