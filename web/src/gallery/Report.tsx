@@ -10,6 +10,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { scaleLinear, scaleLog } from 'd3';
 import {
+  MAX_SAMPLES_DRAWN,
   VERDICTS,
   VERDICT_MARK,
   VERDICT_MEANING,
@@ -509,7 +510,7 @@ export function CheckChart({ group, seeds = null }: { group: CheckGroup; seeds?:
             <rect className="band" x={bl} y={y - 9} width={Math.max(bh - bl, 2)} height={18} fill={BAND} data-lo={b.lo ?? ''} data-hi={b.hi ?? ''} />
             {b.lo !== null && b.lo >= d0 && b.lo <= d1 && <line className="edge" x1={x(b.lo)} x2={x(b.lo)} y1={y - 11} y2={y + 11} stroke={EDGE} strokeWidth={2} strokeDasharray={b.lo_open ? '4 3' : undefined} />}
             {b.hi !== null && b.hi >= d0 && b.hi <= d1 && <line className="edge" x1={x(b.hi)} x2={x(b.hi)} y1={y - 11} y2={y + 11} stroke={EDGE} strokeWidth={2} strokeDasharray={b.hi_open ? '4 3' : undefined} />}
-            {k.samples.map((s, j) => (
+            {(k.samples.length <= MAX_SAMPLES_DRAWN ? k.samples : []).map((s, j) => (
               <circle key={j} className="sample" cx={clamp(s)} cy={y + 14} r={2.6} fill="none" stroke="#52606d" strokeWidth={1.2} />
             ))}
             {iv && (

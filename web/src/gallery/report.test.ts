@@ -79,6 +79,14 @@ describe('reading docs/fidelity.json', () => {
     expect(() => parseReport(verdict)).toThrow(/judged\.verdict: "passes" is not one of/);
     expect(() => parseReport([])).toThrow(/report: expected an object/);
   });
+  it('reads an interval of one sample written with null edges as that one value', () => {
+    const one = structuredClone(raw);
+    one.claims[0].judged.checks[0].interval = { mean: 16, lo: null, hi: null };
+    one.claims[0].judged.checks[0].samples = [16];
+    const k = parseReport(one).claims[0].judged.checks[0];
+    expect(k.interval).toEqual({ mean: 16, lo: 16, hi: 16, n: 1 });
+    expect(describeCheck(k)).toBe('16, 1 sample (no interval): ✓ inside "in [14.4, 17.6]"');
+  });
   it('takes missing optional lists as empty and a null interval as no value', () => {
     const lean = structuredClone(raw);
     delete lean.claims[0].variants;
@@ -261,6 +269,13 @@ describe('check charts', () => {
     expect(renderToStaticMarkup(createElement(CheckChart, { group: under }))).toContain('data-scale="log"');
     const seamless = claim('pfabric-seamless-switching');
     expect(chartModel(checkGroups(seamless.readings, seamless.judged)[0].checks).scale).toBe('linear');
+  });
+  it('draw no circles for thousands of samples (one per request), and keep the range on the interval', () => {
+    const k = claim('pfabric-incast-81ms').judged.checks[0];
+    const many: Check = { ...k, samples: [...Array(5000)].map((_, i) => (i === 0 ? 40 : 0.6 + (i % 10) / 100)) };
+    const svg = renderToStaticMarkup(createElement(CheckChart, { group: { key: 'x', checks: [many] } }));
+    expect(svg).not.toContain('class="sample"');
+    expect(chartModel([many]).domain[1]).toBeLessThan(2);
   });
   it('label rows by what differs between the checks, whole words only', () => {
     const better = checkGroups(claim('pfabric-better-than-others').readings, claim('pfabric-better-than-others').judged)[0];

@@ -197,6 +197,13 @@ function readSetting(v: unknown, at: string): Setting {
   return { path: str(o, 'path', at), value: typeof o.value === 'string' ? o.value : JSON.stringify(o.value), why: str(o, 'why', at, '') };
 }
 
+/** An interval; lo and hi may be null where one sample gives no interval (then they are the mean), n may be left to the samples. */
+function readInterval(iv: Obj, check: Obj, at: string): Interval {
+  const mean = num(iv, 'mean', at);
+  const n = typeof iv.n === 'number' ? iv.n : Array.isArray(check.samples) ? check.samples.length : num(iv, 'n', at);
+  return { mean, lo: numOrNull(iv, 'lo', at) ?? mean, hi: numOrNull(iv, 'hi', at) ?? mean, n };
+}
+
 function readJudged(v: unknown, at: string): Judged {
   const o = obj(v, at);
   const verdict = str(o, 'verdict', at);
@@ -218,7 +225,7 @@ function readJudged(v: unknown, at: string): Judged {
           if (typeof s !== 'number') throw new ReportShapeError(`${at}: expected a number`);
           return s;
         }, true),
-        interval: iv && { mean: num(iv, 'mean', `${at}.interval`), lo: num(iv, 'lo', `${at}.interval`), hi: num(iv, 'hi', `${at}.interval`), n: num(iv, 'n', `${at}.interval`) },
+        interval: iv && readInterval(iv, k, `${at}.interval`),
         bound: {
           lo: numOrNull(b, 'lo', `${at}.bound`),
           hi: numOrNull(b, 'hi', `${at}.bound`),
@@ -510,6 +517,9 @@ export function shortLabels(whats: string[]): string[] {
   return out.every((s) => s.length > 0) && new Set(out).size === out.length ? out : whats.slice();
 }
 
+/** Beyond this many samples a check's chart draws no sample circles (and its x range ignores them): the interval says enough. */
+export const MAX_SAMPLES_DRAWN = 60;
+
 /** One row of a check chart. */
 export interface ChartRow {
   label: string;
@@ -537,7 +547,7 @@ export function chartModel(checks: Check[]): ChartModel {
   const vals: number[] = [];
   for (const c of checks) {
     if (c.interval) vals.push(c.interval.lo, c.interval.hi, c.interval.mean);
-    vals.push(...c.samples);
+    if (c.samples.length <= MAX_SAMPLES_DRAWN) vals.push(...c.samples);
     if (c.bound.lo !== null) vals.push(c.bound.lo);
     if (c.bound.hi !== null) vals.push(c.bound.hi);
   }
