@@ -241,16 +241,16 @@ function HowToRead() {
         <text x={215} y={48} className="lg">
           the paper's bound (solid edge: in, dashed: out)
         </text>
-        <Marker fit="holds" x={448} y={17} />
-        <text x={460} y={22} className="lg">
+        <Marker fit="holds" x={428} y={17} />
+        <text x={440} y={22} className="lg">
           inside
         </text>
-        <Marker fit="fails" x={512} y={17} />
-        <text x={524} y={22} className="lg">
+        <Marker fit="fails" x={490} y={17} />
+        <text x={502} y={22} className="lg">
           outside
         </text>
-        <Marker fit="straddles" x={584} y={17} />
-        <text x={596} y={22} className="lg">
+        <Marker fit="straddles" x={560} y={17} />
+        <text x={572} y={22} className="lg">
           can't tell
         </text>
       </svg>
