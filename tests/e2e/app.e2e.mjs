@@ -933,37 +933,90 @@ try {
     }
   });
 
-  await check('paper figures: #gallery lists the figures, runs one at its small size with the paper overlay, a verdict per series, a CSV matching the points (axe-clean)', async () => {
+  await check('paper gallery: #gallery shows every claim of docs/fidelity.json with its quote, verdict, charts and sensitivity table; #claim=<id> opens one; filters; a figure runs at its small size with the paper overlay and no slack, a line per series linking to the report, a CSV matching the points (axe-clean)', async () => {
     const pg = await context.newPage();
     watch(pg, 'gallery');
     try {
+      const fidelity = JSON.parse(readFileSync(join(root, 'docs/fidelity.json'), 'utf8'));
       await pg.goto(BASE + '#gallery');
       await pg.getByTestId('gallery').waitFor();
+      await pg.getByTestId('report').waitFor({ timeout: 15_000 });
       for (const id of ['pfabric-websearch', 'phost-workloads', 'pdq-deadlines', 'pase-afct', 'pfabric-incast']) await pg.getByTestId(`gallery-${id}`).waitFor();
+      // Every claim of the report: its card, its quote, its verdict as a mark and a word, a chart per group of checks with the band and the interval.
+      const cards = await pg.locator('article.claim').evaluateAll((els) =>
+        els.map((e) => ({
+          id: e.getAttribute('data-testid').replace(/^claim-/, ''),
+          verdict: e.getAttribute('data-verdict'),
+          quote: e.querySelector('blockquote.quote')?.textContent ?? '',
+          line: e.querySelector('.claim-value')?.textContent ?? '',
+          charts: e.querySelectorAll('svg.check-chart[role="img"]').length,
+          bands: e.querySelectorAll('svg.check-chart rect.band').length,
+          excerpt: e.querySelector('[data-testid$="-excerpt"]')?.textContent ?? '',
+          sensitivity: !!e.querySelector('[data-testid$="-sensitivity"]'),
+        })),
+      );
+      assert(cards.length === fidelity.claims.length, `${cards.length} claim cards for ${fidelity.claims.length} claims`);
+      const marks = { agrees: '✓', differs: '✗', inconclusive: '?', 'not reproduced': '–' };
+      for (const c of fidelity.claims) {
+        const card = cards.find((k) => k.id === c.id);
+        assert(card, `no card for ${c.id}`);
+        assert(card.quote.trim() === c.quote.trim(), `${c.id}: quote ${JSON.stringify(card.quote)}`);
+        assert(card.verdict === c.judged.verdict && card.line.startsWith(`Verdict: ${marks[c.judged.verdict]} ${c.judged.verdict_text}`), `${c.id}: verdict line ${JSON.stringify(card.line)}`);
+        assert(card.excerpt === (c.in_excerpt ? 'in the excerpts' : 'outside the excerpts: cited from the paper'), `${c.id}: excerpt flag ${card.excerpt}`);
+        assert(card.charts > 0 || c.judged.checks.length === 0, `${c.id}: no chart`);
+        assert(card.bands === c.judged.checks.length, `${c.id}: ${card.bands} bands for ${c.judged.checks.length} checks`);
+        assert(card.sensitivity, `${c.id}: no sensitivity table or note`);
+      }
+      const rules = await pg.getByTestId('report-rules').locator('tbody tr').count();
+      assert(rules === fidelity.rules.length, `${rules} rules shown of ${fidelity.rules.length}`);
+      const tallyText = await pg.getByTestId('report-tally').innerText();
+      assert(!(await pg.getByTestId('report-tally-mismatch').count()), `the report's tally does not match its claims: ${tallyText}`);
       const before = await axe(pg);
       assert(before.violations.length === 0, `axe-core on the gallery: ${before.violations.join('\n')}`);
+      // Filters: by verdict, then back to all.
+      const differs = fidelity.claims.filter((c) => c.judged.verdict === 'differs').length;
+      await pg.getByTestId('filter-verdict').selectOption('differs');
+      assert((await pg.locator('article.claim').count()) === differs && (await pg.locator('article.claim:not([data-verdict="differs"])').count()) === 0, 'the verdict filter');
+      assert((await pg.getByTestId('filter-count').innerText()) === `showing ${differs} of ${fidelity.claims.length} claims`, 'the filter count');
+      await pg.getByTestId('filter-verdict').selectOption('all');
+      // A claim's anchor: #claim=<id> brings it to the eye and focuses it.
+      const target = fidelity.claims[fidelity.claims.length - 1].id;
+      await pg.goto(BASE + `#claim=${target}`);
+      await pg.waitForFunction((id) => document.activeElement?.getAttribute('data-testid') === `claim-${id}`, target, { timeout: 10_000 });
+      await pg.locator(`[data-testid="claim-${target}"]`).screenshot({ path: join(out, '17-gallery-claim.png') });
       // The figure named in the address is the one brought to the eye; following the index link switches the address.
       await pg.locator('a[href="#gallery=pfabric-incast"]').click();
       await pg.waitForFunction(() => document.querySelector('[data-testid="gallery-pfabric-incast"]')?.classList.contains('focused'), null, { timeout: 5_000 });
       const id = 'gallery-pfabric-incast';
       const chart = `#chart-${id}`;
-      // The paper's point is drawn before anything runs; the series without published values say so.
+      // The paper's point is drawn before anything runs.
       assert((await pg.locator(`${chart} path.paper-point`).count()) === 1, 'no paper point before the run');
-      assert((await pg.getByTestId(`${id}-verdict-dctcp`).innerText()) === 'dctcp: no published values entered', 'dctcp verdict');
       await pg.getByTestId(`${id}-run`).click();
       await pg.waitForFunction((id) => /4 of 4 runs · done/.test(document.querySelector(`[data-testid="${id}-progress"]`)?.textContent ?? ''), id, { timeout: 180_000 });
       const paper = await pg.locator(`${chart} path.paper-point`).evaluateAll((els) => els.map((e) => [e.getAttribute('data-series'), e.getAttribute('data-x'), e.getAttribute('data-value')]));
       assert(JSON.stringify(paper) === JSON.stringify([['pfabric', '50', '81100']]), `paper points ${JSON.stringify(paper)}`);
       const legendText = await pg.locator(`${chart} .legend-row text`).allTextContents();
-      assert(legendText.includes('paper'), `no "paper" legend entry: ${legendText}`);
+      assert(legendText.includes('paper') && legendText.includes("paper's bound"), `no "paper" or "paper's bound" legend entry: ${legendText}`);
+      assert((await pg.locator(`${chart} path.paper-band`).count()) >= 1, 'no band for the paper bound');
+      // pFabric: the report's reading of 81.1 ms (1.1 ms ± 10% over 80 ms), no slack; the line links to the report's verdict.
       const v = pg.getByTestId(`${id}-verdict-pfabric`);
       const status = await v.getAttribute('data-status');
       const text = await v.innerText();
-      assert(/^(agrees|differs)$/.test(status ?? '') && /^pfabric: (agrees \(within 3%\)|differs by [\d.]+% \(tolerance 3%\)): [\d.]+ ms against the paper's 81.1 ms at 50 senders/.test(text), `pfabric verdict: ${status} ${text}`);
+      assert(
+        /^(inside|outside)$/.test(status ?? '') &&
+          /^pfabric: [✓✗] this run lies (inside|outside) the paper's bounds?\. Small live run — see the report's verdict: [✓✗?–] \w+/.test(text) &&
+          /request completion minus the 80 ms ideal \(ms\): (✗ )?[\d.]+ at 50 senders: [✓✗] (inside|outside) "in \[0\.99, 1\.21\]"/.test(text),
+        `pfabric line: ${status} ${text}`,
+      );
+      assert(!/tolerance|slack/i.test(text), `the live line speaks of slack: ${text}`);
+      if (fidelity.claims.some((c) => c.id === 'pfabric-incast-81ms')) assert((await pg.getByTestId('report-link-pfabric-incast-81ms').count()) === 1, 'no link to the report claim');
       const aria = await pg.locator(chart).getAttribute('aria-label');
-      assert((await pg.locator(chart).getAttribute('role')) === 'img' && aria.includes(text.replace(/^pfabric: /, '')), `chart aria-label does not carry the verdict: ${aria}`);
+      assert((await pg.locator(chart).getAttribute('role')) === 'img' && aria.includes('request completion minus the 80 ms ideal'), `chart aria-label does not carry the comparison: ${aria}`);
+      // Series with their own markers: no two series drawn with the same symbol.
+      const shapes = await pg.locator(`${chart} path.gallery-dot`).evaluateAll((els) => [...new Set(els.map((e) => `${e.getAttribute('data-protocol')}|${e.getAttribute('d')}`))]);
+      assert(new Set(shapes.map((s) => s.split('|')[1])).size === 2, `pfabric and dctcp share a marker: ${shapes}`);
       // The CSV: one row per drawn point, the same numbers, and the bytes of dcsim sweep --vary.
-      const dots = await pg.locator(`${chart} circle.gallery-dot`).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-protocol')},${e.getAttribute('data-x')},${e.getAttribute('data-value')}`));
+      const dots = await pg.locator(`${chart} path.gallery-dot`).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-protocol')},${e.getAttribute('data-x')},${e.getAttribute('data-value')}`));
       const [dl] = await Promise.all([pg.waitForEvent('download'), pg.getByTestId(`${id}-csv`).click()]);
       const path = join(out, dl.suggestedFilename());
       await dl.saveAs(path);
@@ -976,7 +1029,19 @@ try {
       assert(csv === native, 'the figure CSV differs from dcsim sweep --vary');
       const after = await axe(pg);
       assert(after.violations.length === 0, `axe-core on the gallery after a run: ${after.violations.join('\n')}`);
-      metrics.gallery = { verdict: text, axe: { before: before.passes, after: after.passes } };
+      // A phone: the report and the figures fit the width (no horizontal scroll).
+      const ctxP = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        const pp = await ctxP.newPage();
+        watch(pp, 'gallery phone');
+        await pp.goto(BASE + '#gallery');
+        await pp.getByTestId('report').waitFor({ timeout: 15_000 });
+        const w = await pp.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        assert(w[0] <= w[1], `the gallery scrolls sideways on a phone: ${w[0]} px wide in ${w[1]}`);
+      } finally {
+        await ctxP.close();
+      }
+      metrics.gallery = { claims: cards.length, tally: tallyText, pfabric: text, axe: { before: before.passes, after: after.passes } };
       await pg.locator(`#${id}`).screenshot({ path: join(out, '17-gallery-incast.png') });
     } finally {
       await pg.close();

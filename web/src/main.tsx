@@ -16,7 +16,7 @@ function Root() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-  return gallery ? <Gallery focus={gallery.id} /> : <App />;
+  return gallery ? <Gallery focus={gallery.id} claim={gallery.claim} /> : <App />;
 }
 
 createRoot(document.getElementById('root')!).render(<Root />);
