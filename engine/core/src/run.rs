@@ -92,6 +92,12 @@ pub trait Runner {
     fn arbitration_messages(&self) -> Option<u64> {
         None
     }
+    /// Mean arbitration delay so far (PASE: from a round's start at the
+    /// source to its answer there), microseconds; `None` for protocols
+    /// without arbitrators or before any answer.
+    fn arbitration_delay_us(&self) -> Option<f64> {
+        None
+    }
     /// Switches the trace stream on or off (the browser traces only while
     /// it animates).
     fn set_trace(&mut self, on: bool);
@@ -175,6 +181,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     }
     fn arbitration_messages(&self) -> Option<u64> {
         self.sim.proto.arbitration_messages()
+    }
+    fn arbitration_delay_us(&self) -> Option<f64> {
+        self.sim.proto.arbitration_delay_us()
     }
     fn rename(&mut self, scenario: Scenario) {
         self.scenario = scenario;
