@@ -107,6 +107,14 @@ pub struct Counters {
     /// packets on a failing wire, no path left (`crate::fault`). They are
     /// also in the drop counts by port role.
     pub fault_drops: u64,
+    /// Wire bytes of data packets dropped after their first hop: the
+    /// capacity they used on their source's link (and any hop between) for
+    /// nothing. PASE section 4.2 explains pFabric's results on the
+    /// all-to-all intra-rack scenario (Figure 10(c)) by it: "multiple flows
+    /// sending at line rate can collide at a downstream ToR-host link. This
+    /// causes a significant amount of network capacity to be wasted on the
+    /// host-ToR links". Per port: `Simulation::wasted_bytes`.
+    pub data_bytes_wasted_upstream: u64,
 }
 
 fn role_index(r: PortRole) -> usize {
@@ -159,6 +167,7 @@ impl Counters {
         self.control_in_flight += o.control_in_flight;
         self.ecn_marks += o.ecn_marks;
         self.fault_drops += o.fault_drops;
+        self.data_bytes_wasted_upstream += o.data_bytes_wasted_upstream;
     }
     /// Total data packets dropped.
     pub fn data_dropped_total(&self) -> u64 {

@@ -100,6 +100,14 @@ pub trait Runner {
     fn port_packets(&self, port: PortId) -> Vec<Packet>;
     /// Drop, send and mark counters so far.
     fn counters(&self) -> &Counters;
+    /// What a port's link carried for nothing: wire bytes of data packets
+    /// its host sent on it that were dropped at a later hop, and wire bytes
+    /// it has sent; (0, 0) for ports other than host NICs and for
+    /// flow-level protocols (PASE section 4.2, see
+    /// `Counters::data_bytes_wasted_upstream`).
+    fn port_waste(&self, _port: PortId) -> (u64, u64) {
+        (0, 0)
+    }
     /// The backlog now: payload bytes of arrived, unsettled flows, and of
     /// those not yet sent once (the two series of the samples; (0, 0) for
     /// flow-level protocols).
@@ -202,6 +210,9 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     }
     fn backlog(&self) -> (u64, u64) {
         self.sim.backlog()
+    }
+    fn port_waste(&self, port: PortId) -> (u64, u64) {
+        self.sim.port_waste(port)
     }
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
         self.sim.tenant_bytes_delivered.clone()

@@ -12,7 +12,7 @@ use crate::event::EventList;
 use crate::fault::FaultAction;
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::metrics::{Counters, FlowRecord, Sample};
-use crate::net::{Network, Switching};
+use crate::net::{Network, PortRole, Switching};
 use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
 use crate::queue::{DropReason, Dropped, EnqueueOutcome, Queue};
@@ -460,6 +460,14 @@ pub struct Simulation<P: Protocol> {
     first_unsent: Vec<u32>,
     /// Packet and byte counters.
     pub counters: Counters,
+    /// Per port (a host's NIC; 0 elsewhere), wire bytes of the data
+    /// packets its host sent that were dropped further on, at a later hop
+    /// (`Counters::data_bytes_wasted_upstream` per source link).
+    wasted_bytes: Vec<u64>,
+    /// Per port (a host's NIC; 0 elsewhere), wire bytes its host has put
+    /// on it, less those dropped there before being sent: with the bytes
+    /// still queued there, what the link has sent.
+    nic_bytes: Vec<u64>,
     /// Pending-bytes samples over time.
     pub samples: Vec<Sample>,
     /// Data bytes (on the wire) delivered per tenant, when there are two or
@@ -573,6 +581,8 @@ impl<P: Protocol> Simulation<P> {
             events: EventList::default(),
             queue_bytes: vec![0; net.ports.len()],
             counters: Counters::new(),
+            wasted_bytes: vec![0; net.ports.len()],
+            nic_bytes: vec![0; net.ports.len()],
             net,
             ports,
             queues,
@@ -655,6 +665,15 @@ impl<P: Protocol> Simulation<P> {
     /// ([`Sample`]'s two series).
     pub fn backlog(&self) -> (u64, u64) {
         (self.pending_bytes, self.unsent_bytes)
+    }
+    /// What a port's link carried for nothing (see
+    /// `Counters::data_bytes_wasted_upstream`): wire bytes of data packets
+    /// its host sent there that were dropped at a later hop, and wire bytes
+    /// the link has sent (a host's NIC; (0, 0) for other ports). In a split
+    /// run, each part sees the drops at its own nodes.
+    pub fn port_waste(&self, port: PortId) -> (u64, u64) {
+        let i = port.idx();
+        (self.wasted_bytes[i], self.nic_bytes[i] - self.queue_bytes[i])
     }
     /// Bytes buffered at each port now.
     pub fn queue_bytes(&self) -> &[u64] {
@@ -1079,10 +1098,11 @@ impl<P: Protocol> Simulation<P> {
             self.counters.control_sent += 1;
             self.counters.control_bytes_sent += p.size as u64;
         }
-        let (src, dst) = (p.src, p.dst);
+        let (src, dst, size) = (p.src, p.dst, p.size as u64);
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
             let nic = self.nics[src.idx()];
+            self.nic_bytes[nic.idx()] += size;
             self.enqueue(nic, id);
         } else {
             self.forward(src, id, dst);
@@ -1235,6 +1255,19 @@ impl<P: Protocol> Simulation<P> {
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
         let role = self.net.ports[port.idx()].role;
         self.counters.count_drop(role, p);
+        if p.hops == 0 {
+            // Never sent: its NIC did not carry it (a host's packet is
+            // dropped at its NIC, or a switch's where it starts).
+            if role == PortRole::HostNic {
+                self.nic_bytes[port.idx()] -= p.size as u64;
+            }
+        } else if p.kind.is_data() && self.net.is_host(p.src) {
+            // Dropped after its first hop: the capacity it used from its
+            // source on was wasted (PASE section 4.2).
+            let nic = self.nics[p.src.idx()];
+            self.wasted_bytes[nic.idx()] += p.size as u64;
+            self.counters.data_bytes_wasted_upstream += p.size as u64;
+        }
         if matches!(why, DropReason::LinkDown | DropReason::Injected) {
             self.counters.fault_drops += 1;
         }
