@@ -107,6 +107,14 @@ pub struct Counters {
     /// packets on a failing wire, no path left (`crate::fault`). They are
     /// also in the drop counts by port role.
     pub fault_drops: u64,
+    /// Wire bytes of data packets dropped after their first hop: the
+    /// capacity they used on their source's link (and any hop between) for
+    /// nothing. PASE section 4.2 explains pFabric's results on the
+    /// all-to-all intra-rack scenario (Figure 10(c)) by it: "multiple flows
+    /// sending at line rate can collide at a downstream ToR-host link. This
+    /// causes a significant amount of network capacity to be wasted on the
+    /// host-ToR links". Per port: `Simulation::wasted_bytes`.
+    pub data_bytes_wasted_upstream: u64,
 }
 
 fn role_index(r: PortRole) -> usize {
@@ -159,6 +167,7 @@ impl Counters {
         self.control_in_flight += o.control_in_flight;
         self.ecn_marks += o.ecn_marks;
         self.fault_drops += o.fault_drops;
+        self.data_bytes_wasted_upstream += o.data_bytes_wasted_upstream;
     }
     /// Total data packets dropped.
     pub fn data_dropped_total(&self) -> u64 {
@@ -170,9 +179,9 @@ impl Counters {
     }
 }
 
-/// Pending bytes at the sources at one time: bytes of arrived flows that
-/// have not completed (pHost section 4: growing without bound means the
-/// network cannot keep up).
+/// The backlog at the sources at one time: bytes of arrived flows that
+/// have not completed, and bytes not yet sent (pHost section 4.3: growing
+/// without bound means the network cannot keep up).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// When.
@@ -181,6 +190,27 @@ pub struct Sample {
     pub pending_bytes: u64,
     /// Number of arrived, unfinished flows.
     pub active_flows: u64,
+    /// Payload bytes that have arrived at their sources and have not yet
+    /// been sent once (first transmissions only: a packet sent again does
+    /// not count twice): pHost section 4.3, Figure 7's "packets ... that
+    /// have arrived at the source but have not yet been injected into the
+    /// network by the source ('pending' packets)". A flow's bytes count as
+    /// sent up to its highest packet sent so far (every protocol here sends
+    /// a flow's new packets in order; a pHost token that expires unused
+    /// lets a later packet go first, and its packet then counts as sent);
+    /// a flow given up takes its unsent bytes with it. Background flows are
+    /// not counted.
+    pub unsent_bytes: u64,
+}
+
+/// Which backlog of the [`Sample`]s [`backlog_growth`] fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backlog {
+    /// `pending_bytes`: bytes of arrived, unfinished flows (what
+    /// [`is_stable`] judges).
+    Pending,
+    /// `unsent_bytes`: bytes not yet sent once (pHost's Figure 7).
+    Unsent,
 }
 
 /// Flow-size buckets of pFabric and pHost: short below 100 KB, long above
@@ -320,14 +350,43 @@ impl Summary {
 /// rises by 3 and averages 2.5 units over that window, a stationary one
 /// rises by about 0).
 pub fn is_stable(samples: &[Sample], last_arrival: SimTime) -> bool {
+    match backlog_fit(samples, last_arrival, Backlog::Pending) {
+        Some((rise, mean)) => rise <= mean,
+        None => true,
+    }
+}
+
+/// How much a backlog grew through the arrivals: the rise of the line
+/// fitted to `series` between a quarter of the arrival period and its end
+/// (`last_arrival`), over the series' mean there: what [`is_stable`]
+/// compares (pending bytes are stable while this is at most 1). A backlog
+/// that grows linearly from zero gives 1.2 (it rises by 3 and averages 2.5
+/// units over the window), a stationary one about 0, a shrinking one less
+/// than 0. 0 when fewer than 8 samples fall in the window, when they are
+/// all at one time, or when the backlog is zero throughout.
+pub fn backlog_growth(samples: &[Sample], last_arrival: SimTime, series: Backlog) -> f64 {
+    match backlog_fit(samples, last_arrival, series) {
+        Some((rise, mean)) if mean > 0.0 => rise / mean,
+        _ => 0.0,
+    }
+}
+
+/// The rise of the least-squares line through `series` between a quarter
+/// of the arrival period and `last_arrival`, and the series' mean there;
+/// `None` with fewer than 8 samples or all at one time.
+fn backlog_fit(samples: &[Sample], last_arrival: SimTime, series: Backlog) -> Option<(f64, f64)> {
     let lo = last_arrival.ps() / 4;
+    let value = |s: &Sample| match series {
+        Backlog::Pending => s.pending_bytes,
+        Backlog::Unsent => s.unsent_bytes,
+    };
     let pts: Vec<(f64, f64)> = samples
         .iter()
         .filter(|s| s.t.ps() >= lo && s.t <= last_arrival)
-        .map(|s| (s.t.ps() as f64, s.pending_bytes as f64))
+        .map(|s| (s.t.ps() as f64, value(s) as f64))
         .collect();
     if pts.len() < 8 {
-        return true;
+        return None;
     }
     let n = pts.len() as f64;
     let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
@@ -335,10 +394,10 @@ pub fn is_stable(samples: &[Sample], last_arrival: SimTime) -> bool {
     let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
     let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     if sxx == 0.0 {
-        return true;
+        return None;
     }
     let rise = sxy / sxx * (pts.last().unwrap().0 - pts[0].0);
-    rise <= my
+    Some((rise, my))
 }
 
 #[cfg(test)]
@@ -346,13 +405,50 @@ mod tests {
     use super::*;
 
     fn samples(f: impl Fn(f64) -> f64) -> Vec<Sample> {
-        (0..=100).map(|i| Sample { t: SimTime(i * 1000), pending_bytes: f(i as f64) as u64, active_flows: 0 }).collect()
+        two_series(f, |_| 0.0)
+    }
+
+    /// 101 samples 1000 ps apart: pending bytes `pending(i)`, unsent
+    /// bytes `unsent(i)`.
+    fn two_series(pending: impl Fn(f64) -> f64, unsent: impl Fn(f64) -> f64) -> Vec<Sample> {
+        (0..=100).map(|i| Sample { t: SimTime(i * 1000), pending_bytes: pending(i as f64) as u64, active_flows: 0, unsent_bytes: unsent(i as f64) as u64 }).collect()
     }
 
     #[test]
     fn growing_backlog_is_unstable_and_noisy_stationary_is_stable() {
         assert!(!is_stable(&samples(|i| 1000.0 * i), SimTime(100_000)));
         assert!(is_stable(&samples(|i| 50_000.0 + 20_000.0 * ((i * 1.7).sin())), SimTime(100_000)));
+    }
+
+    #[test]
+    fn backlog_growth_is_the_fitted_rise_over_the_mean() {
+        let end = SimTime(100_000);
+        let g = |s: &[Sample], b| backlog_growth(s, end, b);
+        // Linear from zero: over the window [25, 100] the line rises by 75
+        // units of 1000 and the mean is 62.5 of them: 1.2.
+        let linear = samples(|i| 1000.0 * i);
+        assert!((g(&linear, Backlog::Pending) - 1.2).abs() < 1e-9, "{}", g(&linear, Backlog::Pending));
+        // The same line on a base of 100,000 rises as much over a larger
+        // mean: 75 / 162.5.
+        let based = samples(|i| 100_000.0 + 1000.0 * i);
+        assert!((g(&based, Backlog::Pending) - 75.0 / 162.5).abs() < 1e-9);
+        // A shrinking backlog grows negatively; a constant one not at all.
+        assert!(g(&samples(|i| 200_000.0 - 1000.0 * i), Backlog::Pending) < 0.0);
+        assert_eq!(g(&samples(|_| 5000.0), Backlog::Pending), 0.0);
+        // A noisy stationary backlog: small either way.
+        assert!(g(&samples(|i| 50_000.0 + 20_000.0 * ((i * 1.7).sin())), Backlog::Pending).abs() < 0.1);
+        // The two series are fitted apart: pending grows, unsent stays flat.
+        let both = two_series(|i| 1000.0 * i, |i| 3000.0 + 500.0 * ((i * 0.9).cos()));
+        assert!((g(&both, Backlog::Pending) - 1.2).abs() < 1e-9);
+        assert!(g(&both, Backlog::Unsent).abs() < 0.05, "{}", g(&both, Backlog::Unsent));
+        assert!((g(&two_series(|_| 0.0, |i| 1000.0 * i), Backlog::Unsent) - 1.2).abs() < 1e-9);
+        // Nothing to fit: fewer than 8 samples in the window, or all zero.
+        assert_eq!(g(&linear[..30], Backlog::Pending), 0.0);
+        assert_eq!(g(&samples(|_| 0.0), Backlog::Pending), 0.0);
+        // is_stable is growth <= 1 on the pending series.
+        for s in [&linear, &based, &both] {
+            assert_eq!(is_stable(s, end), g(s, Backlog::Pending) <= 1.0);
+        }
     }
 
     #[test]

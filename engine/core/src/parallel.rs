@@ -613,9 +613,11 @@ fn merge(scenario: &Scenario, parts: Vec<PartOutput>) -> RunOutput {
     for k in 0..parts[0].samples.len() {
         let t = parts[0].samples[k].t;
         let mut pending = 0u64;
+        let mut unsent = 0u64;
         let mut settled = 0u64;
         for p in &parts {
             pending = pending.wrapping_add(p.samples[k].pending);
+            unsent = unsent.wrapping_add(p.samples[k].unsent);
             settled += p.samples[k].settled;
         }
         for &(at, size) in &extra {
@@ -624,11 +626,11 @@ fn merge(scenario: &Scenario, parts: Vec<PartOutput>) -> RunOutput {
                 settled -= 1;
             }
         }
-        samples.push(Sample { t, pending_bytes: pending, active_flows: parts[0].samples[k].arrived - settled });
+        samples.push(Sample { t, pending_bytes: pending, active_flows: parts[0].samples[k].arrived - settled, unsent_bytes: unsent });
     }
     let stop = parts[0].stop;
     let end = parts.iter().map(|p| p.now).max().unwrap_or(SimTime::ZERO);
     let events = parts.iter().map(|p| p.events).sum();
     let summary = summarize(scenario, parts[0].name, &records, &counters, &samples, stop, end, events);
-    RunOutput { summary, records, counters, samples, stop }
+    RunOutput::new(summary, records, counters, samples, stop)
 }

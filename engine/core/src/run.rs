@@ -2,7 +2,7 @@
 //! wants, the workload and the protocol, runs them, and summarizes. The
 //! command line, the browser binding and the tests all go through here.
 
-use crate::metrics::{is_stable, BucketStats, Counters, FlowRecord, Sample, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
+use crate::metrics::{backlog_growth, is_stable, Backlog, BucketStats, Counters, FlowRecord, Sample, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::net::topology::build;
 use crate::ids::{FlowId, PortId};
 use crate::net::Network;
@@ -41,10 +41,28 @@ pub struct RunOutput {
     pub records: Vec<FlowRecord>,
     /// Packet counters (all zero for flow-level protocols).
     pub counters: Counters,
-    /// Pending bytes over time.
+    /// Pending and unsent bytes over time.
     pub samples: Vec<Sample>,
     /// Why the run stopped.
     pub stop: StopReason,
+    /// Growth of the pending bytes through the arrivals
+    /// ([`crate::metrics::backlog_growth`]): the summary's `stable` is this
+    /// at most 1 for open-loop runs that finished. 0 without samples.
+    pub pending_growth: f64,
+    /// Growth of the bytes not yet sent once (pHost section 4.3's
+    /// "pending" packets, Figure 7), the same way. 0 without samples.
+    pub unsent_growth: f64,
+}
+
+impl RunOutput {
+    /// The output of a finished run, with its backlogs' growth measured
+    /// over the foreground flows' arrivals (as the summary's stability).
+    pub fn new(summary: Summary, records: Vec<FlowRecord>, counters: Counters, samples: Vec<Sample>, stop: StopReason) -> Self {
+        let last_arrival = records.iter().filter(|r| !r.background).map(|r| r.start).max().unwrap_or(SimTime::ZERO);
+        let pending_growth = backlog_growth(&samples, last_arrival, Backlog::Pending);
+        let unsent_growth = backlog_growth(&samples, last_arrival, Backlog::Unsent);
+        RunOutput { summary, records, counters, samples, stop, pending_growth, unsent_growth }
+    }
 }
 
 /// A run in progress that can be advanced in slices (the browser worker
@@ -82,6 +100,20 @@ pub trait Runner {
     fn port_packets(&self, port: PortId) -> Vec<Packet>;
     /// Drop, send and mark counters so far.
     fn counters(&self) -> &Counters;
+    /// What a port's link carried for nothing: wire bytes of data packets
+    /// its host sent on it that were dropped at a later hop, and wire bytes
+    /// it has sent; (0, 0) for ports other than host NICs and for
+    /// flow-level protocols (PASE section 4.2, see
+    /// `Counters::data_bytes_wasted_upstream`).
+    fn port_waste(&self, _port: PortId) -> (u64, u64) {
+        (0, 0)
+    }
+    /// The backlog now: payload bytes of arrived, unsettled flows, and of
+    /// those not yet sent once (the two series of the samples; (0, 0) for
+    /// flow-level protocols).
+    fn backlog(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// Data bytes delivered per tenant so far (empty with one tenant or
     /// for flow-level protocols).
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
@@ -90,6 +122,12 @@ pub trait Runner {
     /// Arbitration messages processed so far (PASE), `None` for protocols
     /// without arbitrators.
     fn arbitration_messages(&self) -> Option<u64> {
+        None
+    }
+    /// Mean arbitration delay so far (PASE: from a round's start at the
+    /// source to its answer there), microseconds; `None` for protocols
+    /// without arbitrators or before any answer.
+    fn arbitration_delay_us(&self) -> Option<f64> {
         None
     }
     /// Switches the trace stream on or off (the browser traces only while
@@ -170,11 +208,20 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     fn counters(&self) -> &Counters {
         &self.sim.counters
     }
+    fn backlog(&self) -> (u64, u64) {
+        self.sim.backlog()
+    }
+    fn port_waste(&self, port: PortId) -> (u64, u64) {
+        self.sim.port_waste(port)
+    }
     fn tenant_bytes_delivered(&self) -> Vec<u64> {
         self.sim.tenant_bytes_delivered.clone()
     }
     fn arbitration_messages(&self) -> Option<u64> {
         self.sim.proto.arbitration_messages()
+    }
+    fn arbitration_delay_us(&self) -> Option<f64> {
+        self.sim.proto.arbitration_delay_us()
     }
     fn rename(&mut self, scenario: Scenario) {
         self.scenario = scenario;
@@ -192,7 +239,7 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
         let events = self.sim.events_processed();
         let sim = self.sim;
         let summary = summarize(&self.scenario, name, &sim.records, &sim.counters, &sim.samples, stop, end, events);
-        RunOutput { summary, records: sim.records, counters: sim.counters, samples: sim.samples, stop }
+        RunOutput::new(summary, sim.records, sim.counters, sim.samples, stop)
     }
     fn apply_change(&mut self, change: &BranchChange) -> Result<(), String> {
         match *change {
@@ -309,7 +356,7 @@ impl Runner for Flowlevel {
         let settled = r.records.iter().filter(|x| !x.background && (x.end.is_some() || x.terminated)).count() as u64;
         let stop = if settled == self.total_flows { StopReason::AllFlowsDone } else { StopReason::TimeLimit };
         let summary = summarize(&self.scenario, self.scheduler.1, &r.records, &counters, &[], stop, end, r.events);
-        RunOutput { summary, records: r.records, counters, samples: Vec::new(), stop }
+        RunOutput::new(summary, r.records, counters, Vec::new(), stop)
     }
     fn apply_change(&mut self, _change: &BranchChange) -> Result<(), String> {
         Err("branch: the flow-level schedulers (ideal, optimal_deadline) compute a whole run at once; branch a packet-level protocol".into())

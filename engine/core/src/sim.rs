@@ -12,14 +12,14 @@ use crate::event::EventList;
 use crate::fault::FaultAction;
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::metrics::{Counters, FlowRecord, Sample};
-use crate::net::{Network, Switching};
+use crate::net::{Network, PortRole, Switching};
 use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
 use crate::queue::{DropReason, Dropped, EnqueueOutcome, Queue};
 use crate::rng::{SimRng, Stream};
 use crate::scenario::LoadBalancing;
 use crate::trace::{Trace, TraceKind};
-use crate::units::{SimTime, HEADER};
+use crate::units::{SimTime, HEADER, MSS};
 use crate::workload::{FlowGenerator, FlowSpec};
 use std::collections::VecDeque;
 
@@ -327,6 +327,8 @@ pub(crate) struct Settlement {
 pub(crate) struct PartSample {
     pub t: SimTime,
     pub pending: u64,
+    /// Its share of the bytes not yet sent once (wrapping, as `pending`).
+    pub unsent: u64,
     pub settled: u64,
     pub arrived: u64,
 }
@@ -449,8 +451,23 @@ pub struct Simulation<P: Protocol> {
     /// Background flows arrived so far (never counted as completed).
     background_flows: u64,
     pending_bytes: u64,
+    /// Bytes of arrived foreground flows not yet sent once (see
+    /// [`Sample::unsent_bytes`]).
+    unsent_bytes: u64,
+    /// Per flow, the first packet not yet sent: every packet below it has
+    /// been sent once (`u32::MAX` once a flow given up has taken its
+    /// unsent bytes away).
+    first_unsent: Vec<u32>,
     /// Packet and byte counters.
     pub counters: Counters,
+    /// Per port (a host's NIC; 0 elsewhere), wire bytes of the data
+    /// packets its host sent that were dropped further on, at a later hop
+    /// (`Counters::data_bytes_wasted_upstream` per source link).
+    wasted_bytes: Vec<u64>,
+    /// Per port (a host's NIC; 0 elsewhere), wire bytes its host has put
+    /// on it, less those dropped there before being sent: with the bytes
+    /// still queued there, what the link has sent.
+    nic_bytes: Vec<u64>,
     /// Pending-bytes samples over time.
     pub samples: Vec<Sample>,
     /// Data bytes (on the wire) delivered per tenant, when there are two or
@@ -564,6 +581,8 @@ impl<P: Protocol> Simulation<P> {
             events: EventList::default(),
             queue_bytes: vec![0; net.ports.len()],
             counters: Counters::new(),
+            wasted_bytes: vec![0; net.ports.len()],
+            nic_bytes: vec![0; net.ports.len()],
             net,
             ports,
             queues,
@@ -580,6 +599,8 @@ impl<P: Protocol> Simulation<P> {
             completed: 0,
             background_flows: 0,
             pending_bytes: 0,
+            unsent_bytes: 0,
+            first_unsent: Vec::new(),
             samples: Vec::new(),
             tenant_bytes_delivered: if tenants > 1 { vec![0; tenants as usize] } else { Vec::new() },
             delivery_extras: cfg.audit || tenants > 1,
@@ -638,6 +659,21 @@ impl<P: Protocol> Simulation<P> {
     /// Why the run stopped, once it has.
     pub fn stopped(&self) -> Option<StopReason> {
         self.stopped
+    }
+    /// The backlog now (this part's share in a split run): payload bytes
+    /// of arrived, unsettled flows, and of those not yet sent once
+    /// ([`Sample`]'s two series).
+    pub fn backlog(&self) -> (u64, u64) {
+        (self.pending_bytes, self.unsent_bytes)
+    }
+    /// What a port's link carried for nothing (see
+    /// `Counters::data_bytes_wasted_upstream`): wire bytes of data packets
+    /// its host sent there that were dropped at a later hop, and wire bytes
+    /// the link has sent (a host's NIC; (0, 0) for other ports). In a split
+    /// run, each part sees the drops at its own nodes.
+    pub fn port_waste(&self, port: PortId) -> (u64, u64) {
+        let i = port.idx();
+        (self.wasted_bytes[i], self.nic_bytes[i] - self.queue_bytes[i])
     }
     /// Bytes buffered at each port now.
     pub fn queue_bytes(&self) -> &[u64] {
@@ -763,11 +799,16 @@ impl<P: Protocol> Simulation<P> {
             Event::Sample => {
                 if let Some(part) = &mut self.part {
                     let arrived = self.records.len() as u64 - self.background_flows;
-                    part.samples.push(PartSample { t: self.now, pending: self.pending_bytes, settled: part.settled, arrived });
+                    part.samples.push(PartSample { t: self.now, pending: self.pending_bytes, unsent: self.unsent_bytes, settled: part.settled, arrived });
                     // Every part samples; the event counts once.
                     self.events_processed -= (part.index != 0) as u64;
                 } else {
-                    self.samples.push(Sample { t: self.now, pending_bytes: self.pending_bytes, active_flows: self.records.len() as u64 - self.completed - self.background_flows });
+                    self.samples.push(Sample {
+                        t: self.now,
+                        pending_bytes: self.pending_bytes,
+                        active_flows: self.records.len() as u64 - self.completed - self.background_flows,
+                        unsent_bytes: self.unsent_bytes,
+                    });
                 }
                 self.events.push(self.now + self.cfg.sample_interval, tie::SAMPLE, Event::Sample);
             }
@@ -868,8 +909,10 @@ impl<P: Protocol> Simulation<P> {
             self.background_flows += 1;
         } else if at_src {
             self.pending_bytes = self.pending_bytes.wrapping_add(f.size);
+            self.unsent_bytes = self.unsent_bytes.wrapping_add(f.size);
         }
         self.records.push(FlowRecord::new(&f));
+        self.first_unsent.push(0);
         if self.cfg.audit {
             self.audit.push(vec![0; (crate::units::packets_for(f.size) as usize).div_ceil(64)]);
             self.audit_bytes.push(0);
@@ -980,6 +1023,15 @@ impl<P: Protocol> Simulation<P> {
             return;
         }
         r.terminated = true;
+        // What its source never sent will not be sent: no longer unsent.
+        // (Flows are given up at their sources, where the count is kept.)
+        let (src, size, background) = (NodeId(r.src), r.size, r.background);
+        if !background && self.part.as_ref().is_none_or(|p| p.owns(src)) {
+            let first = std::mem::replace(&mut self.first_unsent[flow.idx()], u32::MAX);
+            if first != u32::MAX {
+                self.unsent_bytes = self.unsent_bytes.wrapping_sub(size - size.min(first as u64 * MSS as u64));
+            }
+        }
         self.settle(flow, false);
     }
 
@@ -1039,17 +1091,32 @@ impl<P: Protocol> Simulation<P> {
         if p.kind.is_data() {
             self.counters.data_sent += 1;
             self.counters.data_bytes_sent += p.size as u64;
+            if p.seq >= self.first_unsent[p.flow.idx()] {
+                self.first_sent(p.flow, p.seq);
+            }
         } else {
             self.counters.control_sent += 1;
             self.counters.control_bytes_sent += p.size as u64;
         }
-        let (src, dst) = (p.src, p.dst);
+        let (src, dst, size) = (p.src, p.dst, p.size as u64);
         let id = self.packets.insert(p);
         if self.net.is_host(src) {
             let nic = self.nics[src.idx()];
+            self.nic_bytes[nic.idx()] += size;
             self.enqueue(nic, id);
         } else {
             self.forward(src, id, dst);
+        }
+    }
+
+    /// Packet `seq` of `flow`, at or past its first unsent packet, is sent
+    /// for the first time: the bytes up to it are no longer unsent.
+    fn first_sent(&mut self, flow: FlowId, seq: u32) {
+        let (size, background) = (self.records[flow.idx()].size, self.records[flow.idx()].background);
+        let first = std::mem::replace(&mut self.first_unsent[flow.idx()], seq + 1);
+        if !background {
+            let sent = |k: u32| size.min(k as u64 * MSS as u64);
+            self.unsent_bytes = self.unsent_bytes.wrapping_sub(sent(seq + 1) - sent(first));
         }
     }
 
@@ -1188,6 +1255,19 @@ impl<P: Protocol> Simulation<P> {
     fn count_drop(&mut self, port: PortId, p: &Packet, why: DropReason) {
         let role = self.net.ports[port.idx()].role;
         self.counters.count_drop(role, p);
+        if p.hops == 0 {
+            // Never sent: its NIC did not carry it (a host's packet is
+            // dropped at its NIC, or a switch's where it starts).
+            if role == PortRole::HostNic {
+                self.nic_bytes[port.idx()] -= p.size as u64;
+            }
+        } else if p.kind.is_data() && self.net.is_host(p.src) {
+            // Dropped after its first hop: the capacity it used from its
+            // source on was wasted (PASE section 4.2).
+            let nic = self.nics[p.src.idx()];
+            self.wasted_bytes[nic.idx()] += p.size as u64;
+            self.counters.data_bytes_wasted_upstream += p.size as u64;
+        }
         if matches!(why, DropReason::LinkDown | DropReason::Injected) {
             self.counters.fault_drops += 1;
         }

@@ -258,6 +258,20 @@ impl Engine {
         }
     }
 
+    /// What one port's link carried for nothing (PASE section 4.2): `[wire
+    /// bytes of data packets its host sent there that were dropped at a
+    /// later hop, wire bytes the link has sent]`; `[0, 0]` for ports other
+    /// than host NICs.
+    pub fn port_waste(&self, port: u32) -> Vec<f64> {
+        let r = self.timeline.run();
+        if (port as usize) < r.network().ports.len() {
+            let (wasted, sent) = r.port_waste(PortId(port));
+            vec![wasted as f64, sent as f64]
+        } else {
+            vec![0.0, 0.0]
+        }
+    }
+
     /// The packets buffered at one port, [`PACKET_WIDTH`] numbers each.
     pub fn port_packets(&self, port: u32) -> Vec<f64> {
         let mut v = Vec::new();

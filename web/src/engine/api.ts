@@ -110,6 +110,10 @@ export interface PortSnapshot {
   subqueueBytes: Float64Array;
   /** PACKET_WIDTH numbers per buffered packet. */
   packets: Float64Array;
+  /** A host NIC: wire bytes of data its host sent here that were dropped at a later hop (PASE §4.2's wasted capacity); 0 elsewhere. */
+  wastedBytes: number;
+  /** A host NIC: wire bytes this link has sent so far; 0 elsewhere. */
+  sentBytes: number;
 }
 
 /** One flow's record (engine `FlowRecord`; times in picoseconds). */

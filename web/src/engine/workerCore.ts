@@ -6,7 +6,7 @@
 // WebAssembly, wires `self.onmessage` to `handle` and schedules exploration.
 
 import type { Engine } from '../engine-glue/dcsim_wasm.js';
-import type { AdvanceRequest, Frame, RunEnd, WorkerFailure, WorkerRequest, WorkerResponse } from './api';
+import type { AdvanceRequest, Frame, PortSnapshot, RunEnd, WorkerFailure, WorkerRequest, WorkerResponse } from './api';
 import { NAV_EVENTS, TRACE_WIDTH } from './api';
 import { collectFacts } from '../lessons/shows';
 import { findEvent } from './find';
@@ -126,6 +126,12 @@ export function checkEnvelope(data: unknown): Checked {
 
 // ---------------------------------------------------------------------------
 
+/** The inspected port's buffer and what its link carried for nothing. */
+function inspectSnapshot(e: Engine, port: number): PortSnapshot {
+  const [wastedBytes, sentBytes] = e.port_waste(port);
+  return { port, subqueueBytes: new Float64Array(e.subqueue_bytes(port)), packets: new Float64Array(e.port_packets(port)), wastedBytes, sentBytes };
+}
+
 /** The engine class (the WebAssembly module's `Engine`, initialized). */
 export type EngineClass = typeof Engine;
 
@@ -181,10 +187,7 @@ export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
       trace,
       traceDropped,
       completions: new Float64Array(e.take_completions()),
-      inspect:
-        inspectPort === null
-          ? null
-          : { port: inspectPort, subqueueBytes: new Float64Array(e.subqueue_bytes(inspectPort)), packets: new Float64Array(e.port_packets(inspectPort)) },
+      inspect: inspectPort === null ? null : inspectSnapshot(e, inspectPort),
       wallMs,
     };
   }

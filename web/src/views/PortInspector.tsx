@@ -7,7 +7,7 @@ import { decodePackets, type BufferedPacket } from '../engine/frame';
 import type { RunState } from '../state/run';
 import { flowColor, KIND_NAMES } from './palette';
 import { portName, ROLE_NAMES } from './layout';
-import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes } from './buffer';
+import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
 import { bytesText, count, plural, rateText, sig, usText } from './format';
 
 /** A rank (remaining bytes) with 4 significant digits, so near-equal ranks stay distinguishable. */
@@ -150,6 +150,11 @@ export function PortInspector({ run, port, discipline, bufferBytes, ecnThreshold
       <div className="occupancy-text">
         {bytesText(queued)} of {bytesText(buf)} buffered ({plural(packets.length, 'packet')}{K !== undefined ? `; marking threshold K = ${bytesText(K)}` : ''})
       </div>
+      {snap && spec?.role === 'host_nic' && (
+        <div className="occupancy-text" data-testid="port-waste" title="PASE §4.2: flows sending at line rate collide at a downstream ToR-host link, and the capacity their dropped packets used on the senders' links is wasted">
+          {wasteText(snap.wastedBytes, snap.sentBytes)}
+        </div>
+      )}
       {body}
       <div className="pi-drops">
         <strong>Recent drops and marks here</strong>

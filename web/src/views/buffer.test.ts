@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BufferedPacket } from '../engine/frame';
-import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes } from './buffer';
+import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
 
 const p = (flow: number, seq: number, rank: number, cls = 0, size = 1500): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size, cls });
 
@@ -48,5 +48,15 @@ describe('other disciplines', () => {
 
   it('counts the bytes ahead of each FIFO packet', () => {
     expect(bytesAhead([p(1, 0, 0, 0, 1500), p(1, 1, 0, 0, 40), p(2, 0, 0, 0, 1500)])).toEqual([0, 1500, 1540]);
+  });
+});
+
+describe('wasted host-link capacity (PASE section 4.2)', () => {
+  it('says the bytes dropped further on and their share of what the link sent', () => {
+    expect(wasteText(1_234_000, 36_000_000)).toBe('bytes sent here that were dropped further on: 1.23 MB (3.43% of the bytes this link sent)');
+    expect(wasteText(0, 1500)).toBe('bytes sent here that were dropped further on: 0 B (0% of the bytes this link sent)');
+  });
+  it('gives no share before the link has sent anything', () => {
+    expect(wasteText(0, 0)).toBe('bytes sent here that were dropped further on: 0 B');
   });
 });

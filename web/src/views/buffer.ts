@@ -3,6 +3,7 @@
 // priority lanes, FIFO positions against the ECN threshold.
 
 import type { BufferedPacket } from '../engine/frame';
+import { bytesText, sig } from './format';
 
 /**
  * The order in which a pFabric port sends `arrivalOrder` (the snapshot,
@@ -69,4 +70,16 @@ export function dropExplanation(reason: string | undefined): string {
   if (reason === 'least urgent')
     return 'dropped: least urgent — the buffer was full and this packet had the highest remaining-size rank (pFabric §4.1: drop the lowest-priority packet, possibly the arrival)';
   return 'dropped: buffer full — a FIFO drops the arriving packet when it does not fit (drop-tail)';
+}
+
+/**
+ * A host link's wasted capacity in words (PASE section 4.2: line-rate
+ * flows that collide at a downstream ToR-host link waste the senders'
+ * host-ToR links): "bytes sent here that were dropped further on: 1.2 MB
+ * (3.4% of the bytes this link sent)". `wasted` and `sent` are the
+ * engine's `port_waste` (wire bytes).
+ */
+export function wasteText(wasted: number, sent: number): string {
+  const pct = sent > 0 ? ` (${sig((100 * wasted) / sent, 3)}% of the bytes this link sent)` : '';
+  return `bytes sent here that were dropped further on: ${bytesText(wasted)}${pct}`;
 }

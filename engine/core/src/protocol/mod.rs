@@ -162,4 +162,11 @@ pub trait Protocol: Clone {
     fn arbitration_messages(&self) -> Option<u64> {
         None
     }
+    /// Mean arbitration delay so far, microseconds: from the start of a
+    /// flow's arbitration round at its source to the round's answer there
+    /// (PASE); `None` for protocols without arbitrators or before any
+    /// answer.
+    fn arbitration_delay_us(&self) -> Option<f64> {
+        None
+    }
 }

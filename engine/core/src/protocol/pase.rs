@@ -47,6 +47,15 @@
 //!   its share, or (`delegated_capacity: share_or_spare`, the default)
 //!   the larger of its share and what its siblings' demands leave of the
 //!   link, so an idle child's new flow is not held below its line rate.
+//! * **Arbitrators' processing time** (`arbitrator_service_us`, 0 by
+//!   default: the paper gives no value): each node's arbitration logic is a
+//!   FIFO server of arbitration messages (requests, releases, delegation
+//!   reports and updates); a message waits for those before it and is
+//!   processed when its own service ends, so fewer messages (early
+//!   pruning, delegation) mean shorter arbitration delays (PASE section
+//!   4.3.1). `PaseStats` keeps each round's delay, from its start at the
+//!   source to its answer there (the round's start rides in the requests'
+//!   and the answer's `sent_at`).
 //! * **Arbitration latency** (`await_arbitration`, off by default): an
 //!   inter-rack flow holds one packet until its chain's first answer
 //!   reaches the source; otherwise it starts with its source's decision.
@@ -249,6 +258,17 @@ pub struct PaseStats {
     /// arbitrator's own link), in order, when `Pase::log_switch_requests`
     /// is on.
     pub switch_requests: Vec<SwitchRequest>,
+    /// Answers that reached a running flow's source, and the sum of their
+    /// arbitration delays (from the round's start at the source), ps.
+    pub answered_rounds: u64,
+    /// See `answered_rounds`.
+    pub arbitration_delay_ps: u64,
+    /// With `arbitrator_service_us` > 0: messages the arbitrators served,
+    /// and the time they waited behind earlier ones (before their own
+    /// service), ps.
+    pub served: u64,
+    /// See `served`.
+    pub queued_ps: u64,
 }
 
 /// A request decided at a switch arbitrator's own link.
@@ -267,6 +287,18 @@ impl PaseStats {
     pub fn messages(&self) -> u64 {
         self.processed_at.iter().sum()
     }
+    /// Mean arbitration delay of the answered rounds, microseconds.
+    pub fn mean_arbitration_delay_us(&self) -> Option<f64> {
+        (self.answered_rounds > 0).then(|| self.arbitration_delay_ps as f64 / self.answered_rounds as f64 / 1e6)
+    }
+}
+
+/// One node's arbitration logic as a FIFO server of messages
+/// (`arbitrator_service_us`): the messages waiting, the first in service,
+/// each with its arrival time.
+#[derive(Clone, Debug, Default)]
+struct Server {
+    queue: std::collections::VecDeque<(SimTime, Packet)>,
 }
 
 /// A flow's arbitration state, from its arrival until its sender holds
@@ -290,6 +322,9 @@ struct FlowState {
 pub enum PaseTimer {
     /// An end host's timer (a flow's retransmission or probe timer).
     Window(WindowTimer),
+    /// The message in service at this node's arbitrators is done
+    /// (`arbitrator_service_us`).
+    Serve(NodeId),
     /// A flow's next arbitration update.
     Update(FlowId),
     /// A child's delegated share of parent `.0` at child `.1`: report demand.
@@ -345,6 +380,11 @@ pub struct Pase {
     pending_timers: Vec<(PortId, PortId)>,
     /// Per-link decisions of the last stop, for the trace.
     pending_traces: Vec<(PortId, Decision)>,
+    /// Per node, its arbitrators' message server (used only with
+    /// `arbitrator_service_us` > 0).
+    servers: Vec<Server>,
+    /// `arbitrator_service_us`.
+    service: SimTime,
     net: Network,
 }
 
@@ -438,6 +478,8 @@ impl Pase {
             log_switch_requests: false,
             pending_timers: Vec::new(),
             pending_traces: Vec::new(),
+            servers: if p.arbitrator_service_us > 0.0 { vec![Server::default(); n] } else { Vec::new() },
+            service: SimTime::from_us_f64(p.arbitrator_service_us),
             net: net.clone(),
             p,
         }
@@ -607,13 +649,13 @@ impl Pase {
         let deadline_us = f.deadline_us;
         let d = self.decide_stop(flow, 0, remaining, deadline_us, 0, io.now);
         self.arm_pending(flow, io);
-        self.forward(flow, 0, d, remaining, io);
+        self.forward(flow, 0, d, remaining, io.now, io);
         d
     }
 
     /// After stop `stage` decided `d`: on to the next stop, or back to the
     /// source (last stop, or early pruning).
-    fn forward(&mut self, flow: FlowId, stage: usize, d: Decision, remaining: u64, io: &mut Io<PaseTimer>) {
+    fn forward(&mut self, flow: FlowId, stage: usize, d: Decision, remaining: u64, round_start: SimTime, io: &mut Io<PaseTimer>) {
         let f = self.flows.get(flow.idx()).expect("the flow's sender runs");
         let here = f.chain[stage].node;
         let h = PaseHeader { msg: PaseMsg::Request, queue: d.queue, stage: stage as u8 + 1, rate_bps: d.rate_bps as f32, deadline_us: f.deadline_us };
@@ -622,6 +664,8 @@ impl Pase {
         if next < f.chain.len() && !pruned {
             let mut p = Self::control(flow, here, f.chain[next].node, h);
             p.rank = remaining;
+            // The round's start rides along to the answer.
+            p.sent_at = round_start;
             io.send(p);
             return;
         }
@@ -630,7 +674,9 @@ impl Pase {
             io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PasePrune, queue: Some(d.queue), rate_bps: d.rate_bps });
         }
         let src = f.src;
-        io.send(Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h }));
+        let mut p = Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h });
+        p.sent_at = round_start;
+        io.send(p);
     }
 
     /// A request reached stop `h.stage` of its flow's chain at `node`.
@@ -648,7 +694,7 @@ impl Pase {
         }
         let d = so_far.combine(self.decide_stop(flow, stage, p.rank, h.deadline_us, h.queue, io.now));
         self.arm_pending(flow, io);
-        self.forward(flow, stage, d, p.rank, io);
+        self.forward(flow, stage, d, p.rank, p.sent_at, io);
     }
 
     /// The source applies a decision to its sender (PASE section 3.2).
@@ -817,8 +863,38 @@ impl Pase {
         v.arb.capacity = capacity;
     }
 
-    /// A PASE control message reached `node` (a host or a switch).
+    /// A PASE control message reached `node` (a host or a switch). With
+    /// `arbitrator_service_us` > 0, an arbitration message joins the node's
+    /// server queue and is processed when its service ends.
     fn on_control(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
+        let Header::Pase(h) = p.header else { return };
+        if !self.servers.is_empty() && h.msg != PaseMsg::Response {
+            let q = &mut self.servers[node.idx()].queue;
+            q.push_back((io.now, p));
+            if q.len() == 1 {
+                // The server was idle: this message's service starts now.
+                io.set_timer(io.now + self.service, PaseTimer::Serve(node));
+            }
+            return;
+        }
+        self.process(node, p, io);
+    }
+
+    /// The message in service at `node` is done: it is processed, and the
+    /// next one waiting starts its service.
+    fn serve(&mut self, node: NodeId, io: &mut Io<PaseTimer>) {
+        let q = &mut self.servers[node.idx()].queue;
+        let Some((_, p)) = q.pop_front() else { return };
+        if let Some(&(arrived, _)) = q.front() {
+            self.stats.queued_ps += (io.now - arrived).ps();
+            io.set_timer(io.now + self.service, PaseTimer::Serve(node));
+        }
+        self.stats.served += 1;
+        self.process(node, p, io);
+    }
+
+    /// Processes a PASE control message at `node`.
+    fn process(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
         let Header::Pase(h) = p.header else { return };
         match h.msg {
             PaseMsg::Request => self.on_request(node, &p, h, io),
@@ -828,6 +904,8 @@ impl Pase {
                 // Retired: the sender has every ACK, nothing to apply.
                 let Some(f) = self.flows.get_mut(flow.idx()) else { return };
                 f.reached = h.stage;
+                self.stats.answered_rounds += 1;
+                self.stats.arbitration_delay_ps += (io.now - p.sent_at).ps();
                 let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
                 io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PaseDecision, queue: Some(d.queue), rate_bps: d.rate_bps });
                 self.apply(flow, d, io);
@@ -851,6 +929,9 @@ impl Protocol for Pase {
     }
     fn arbitration_messages(&self) -> Option<u64> {
         Some(self.stats.messages())
+    }
+    fn arbitration_delay_us(&self) -> Option<f64> {
+        self.stats.mean_arbitration_delay_us()
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<PaseTimer>) {
@@ -941,6 +1022,7 @@ impl Protocol for Pase {
                 io.set_timer(io.now + self.update_interval(flow), PaseTimer::Update(flow));
             }
             PaseTimer::Delegation(parent, child) => self.on_delegation_timer(parent, child, io),
+            PaseTimer::Serve(node) => self.serve(node, io),
         }
     }
 }
