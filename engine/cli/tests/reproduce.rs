@@ -51,6 +51,7 @@ const QUICK_VERDICTS: &[(&str, &str)] = &[
     ("phost-incast", "agrees"),
     ("phost-buffer-size", "differs"),
     ("phost-tenant-fair", "agrees"),
+    ("phost-stability", "differs"),
     ("pdq-near-optimal", "differs"),
     ("pdq-early-start", "agrees"),
     ("pdq-early-termination", "agrees"),

@@ -453,6 +453,12 @@ pub struct Outcome {
     pub tenant_bytes: Vec<u64>,
     /// Arbitration messages processed (PASE).
     pub arbitration_messages: Option<u64>,
+    /// How much the bytes of arrived, unfinished flows grew through the
+    /// arrivals ([`dcsim_core::metrics::backlog_growth`]; NaN for a run
+    /// stopped at `until_us`).
+    pub pending_growth: f64,
+    /// The same for the bytes not yet sent once (pHost's Figure 7).
+    pub unsent_growth: f64,
     /// Wall time of the run, seconds.
     pub wall_s: f64,
 }
@@ -495,13 +501,24 @@ pub fn run_job(job: &Job) -> Result<Outcome, String> {
             records: if job.records { r.records().to_vec() } else { Vec::new() },
             tenant_bytes: r.tenant_bytes_delivered(),
             arbitration_messages: r.arbitration_messages(),
+            pending_growth: f64::NAN,
+            unsent_growth: f64::NAN,
             wall_s: 0.0,
         }
     } else {
         while r.run_events(1 << 22) {}
         let (tenant_bytes, arbitration_messages) = (r.tenant_bytes_delivered(), r.arbitration_messages());
         let o = r.finish();
-        Outcome { summary: Some(o.summary), counters: o.counters, records: if job.records { o.records } else { Vec::new() }, tenant_bytes, arbitration_messages, wall_s: 0.0 }
+        Outcome {
+            summary: Some(o.summary),
+            counters: o.counters,
+            records: if job.records { o.records } else { Vec::new() },
+            tenant_bytes,
+            arbitration_messages,
+            pending_growth: o.pending_growth,
+            unsent_growth: o.unsent_growth,
+            wall_s: 0.0,
+        }
     };
     Ok(Outcome { wall_s: t0.elapsed().as_secs_f64(), ..out })
 }

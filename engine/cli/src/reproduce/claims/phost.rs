@@ -356,6 +356,38 @@ fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
     })
 }
 
+// --------------------------------------------------- stability, Fig 7
+
+const STABLE_06: Reading = Reading { key: "stable-0.6", says: "pFabric is stable at 0.6 load", of: "growth of the bytes arrived at the sources and not yet sent (the fitted rise over the mean), pFabric at load 0.6", bound: Bound::at_most(1.0), kind: Kind::Value, rule: Rule::Stability };
+const UNSTABLE_08: Reading = Reading { key: "unstable-beyond-0.7", says: "unstable beyond 0.7 load", of: "the same growth, pFabric at load 0.8", bound: Bound::above(1.0), kind: Kind::Value, rule: Rule::Stability };
+const SIMILAR_OTHERS: Reading = Reading { key: "similar-phost-fastpass", says: "We get similar results for pHost and Fastpass", of: "the same growths, pHost and Fastpass: at most 1 at load 0.6, above 1 at 0.8", bound: Bound::at_most(1.0), kind: Kind::Value, rule: Rule::Stability };
+const SIMILAR_OTHERS_HIGH: Reading = Reading { key: "similar-phost-fastpass-0.8", says: "We get similar results for pHost and Fastpass", of: "the same growths, pHost and Fastpass at load 0.8", bound: Bound::above(1.0), kind: Kind::Value, rule: Rule::Stability };
+
+fn stability(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &SCHEMES, |p, _, x| with(&lab.scenario("websearch-leaf-spine"), *p, x), false)?;
+    let growth = |s: usize, x: usize| g.per_seed_outcome(s, x, |o| if o.finished() { o.unsent_growth } else { f64::NAN });
+    let at = |l: f64| size.xs.iter().position(|x| *x == l).expect("loads 0.6 and 0.8");
+    let (lo, hi) = (at(0.6), at(0.8));
+    let mut checks = vec![
+        Check::of(&STABLE_06, "pFabric, load 0.6: growth of the unsent backlog", growth(PF, lo)),
+        Check::of(&UNSTABLE_08, "pFabric, load 0.8: growth of the unsent backlog", growth(PF, hi)),
+    ];
+    for (s, name) in [(PH, "pHost"), (FP, "Fastpass")] {
+        checks.push(Check::of(&SIMILAR_OTHERS, format!("{name}, load 0.6: growth of the unsent backlog"), growth(s, lo)));
+        checks.push(Check::of(&SIMILAR_OTHERS_HIGH, format!("{name}, load 0.8: growth of the unsent backlog"), growth(s, hi)));
+    }
+    let row = |s: usize, f: fn(&Outcome) -> f64| by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, f))).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("unsent backlog growth, pFabric: {}", row(PF, |o| o.unsent_growth)),
+        checks,
+        notes: vec![
+            format!("unsent backlog growth by load: pHost {}; Fastpass {}", row(PH, |o| o.unsent_growth), row(FP, |o| o.unsent_growth)),
+            format!("growth of the bytes of arrived, unfinished flows (dcsim's own stability test) by load: pFabric {}; pHost {}; Fastpass {}", row(PF, |o| o.pending_growth), row(PH, |o| o.pending_growth), row(FP, |o| o.pending_growth)),
+            format!("mean slowdown by load: pFabric {}", by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(PF, x, |s| s.all.mean_slowdown)).collect::<Vec<_>>())),
+        ],
+    })
+}
+
 // -------------------------------------------------------------- registry
 
 const LEAF_SPINE: &str = "144 hosts, 9 racks of 16 under 4 spines, 10/40 Gbps, 200 ns per link, cut-through and per-packet spraying as the pHost authors' simulator runs them; each port sends at its own rate once a header is in";
@@ -453,6 +485,24 @@ pub fn claims() -> Vec<Claim> {
             },
             &[PHOST_AUTHORS, Variant { name: "pHost scheduling SRPT", why: "the paper's default policy (section 3.3) instead of EDF", settings: &[Applied { path: "params.phost.policy", value: "\"srpt\"", why: "section 3.3" }] }],
             deadlines,
+        ),
+        claim(
+            "phost-stability",
+            "4.3",
+            "Figure 7",
+            "Figure 7: Stability analysis for pFabric. x-axis is the fraction of packets (out of total number of packets across the simulation) that have arrived at the source as the simulation progresses; y-axis is the fraction of packets (again, out of total number of packets across the simulation) that have yet not been injected into the network by the sources. pFabric is stable at 0.6 load, unstable beyond 0.7 load. We get similar results for pHost and Fastpass.",
+            "web search: the bytes waiting at the sources, not yet sent, stay level at load 0.6 and keep growing at 0.8, for pFabric and likewise for pHost and Fastpass",
+            &[STABLE_06, UNSTABLE_08, SIMILAR_OTHERS, SIMILAR_OTHERS_HIGH],
+            Setting {
+                scenarios: &["websearch-leaf-spine"],
+                axis: "loads",
+                quick: Size { flows: &[1500], seeds: &[1, 2, 3], xs: &[0.6, 0.8], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[5000], seeds: &[1, 2, 3], xs: &[0.6, 0.7, 0.8], requests: 0, per_scenario: &[] },
+                paper_size: "web search is this project's reading (the caption does not name the workload); the run's length is not stated, and the paper notes that in the unstable regime the measured slowdown depends on it",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "growth is judged by dcsim's stability rule on the bytes not yet sent (the readings' table); the paper judges Figure 7 by eye"],
+            },
+            &[],
+            stability,
         ),
         claim(
             "phost-bimodal",
