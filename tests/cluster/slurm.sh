@@ -13,7 +13,9 @@
 # the task's --jobs default is its --cpus-per-task; the same range
 # resubmitted with --skip-existing reruns nothing, and after one result is
 # deleted reruns only that run; a partial resubmission (--array=2,
-# --array=1,3) fails, names the fix and writes nothing.
+# --array=1,3) fails, names the fix and writes nothing; a `dcsim
+# reproduce --quick` array (scripts/slurm/reproduce.sbatch) merges to the
+# unsharded report's CSV, and resubmitted reruns nothing.
 #
 # Installs the packages when missing (apt-get; sudo when not root). Where
 # it cannot run, prints `slurm: skipped (REASON)`; DCSIM_SKIP_SLURM=1 skips
@@ -352,12 +354,30 @@ fi
 merged_is_whole from0 "$again"
 
 # ------------------------------------------------ dcsim reproduce --quick
-# Once `dcsim reproduce` has --shard, --out-dir, --skip-existing and a
-# merge: a scripts/slurm/reproduce.sbatch beside sweep.sbatch, and here
-#   "$DCSIM" reproduce --quick --csv "$T/reproduce.csv"        (unsharded)
-#   OUT=$T/out/reproduce submit_array rep "$ROOT/scripts/slurm/reproduce.sbatch" 0-3 --cpus-per-task=1
-#   wait_jobs "$rep" || broken "the reproduce array did not finish"
-#   merged_is reproduce "$rep" "$T/reproduce.csv" "$DCSIM" reproduce merge "$T/out/reproduce"
-# (with WAIT_S=600 before wait_jobs: the quick report takes minutes).
+# The fidelity report as an array: scripts/slurm/reproduce.sbatch at the
+# quick size, for four claims of three papers (the whole quick report takes
+# minutes; engine/cli/tests/reproduce.rs merges it whole), merged into the
+# unsharded report's CSV bytes; then resubmitted, rerunning nothing.
+export QUICK=1 CLAIMS=pfabric-seamless,pfabric-pdq-one-packet,l2dct-vs-d2tcp,pase-optimizations-overhead
+REPRODUCE_SBATCH=$ROOT/scripts/slurm/reproduce.sbatch
+"$DCSIM" reproduce --quick -q --filter "$CLAIMS" --csv "$T/reproduce.csv" >/dev/null 2>&1 ||
+  broken "the unsharded reproduce --quick failed"
+reproduce_array() { OUT=$T/out/$2 submit_array "$1" "$REPRODUCE_SBATCH" "$3" --cpus-per-task=1; }
+reproduce_csv() { "$DCSIM" reproduce merge "$1" --csv "$1.csv" >/dev/null && cat "$1.csv"; }
+t=$SECONDS
+rep="" rep_again=""
+reproduce_array rep reproduce 1-3 || broken "sbatch failed"
+wait_jobs "$rep" || broken "the reproduce array did not finish in ${WAIT_S:-120} s"
+merged_is reproduce "$rep" "$T/reproduce.csv" reproduce_csv "$T/out/reproduce"
+before=$(snapshot "$T/out/reproduce")
+reproduce_array rep_again reproduce 1-3 || broken "sbatch failed"
+wait_jobs "$rep_again" || broken "the reproduce resubmission did not finish in ${WAIT_S:-120} s"
+if all_completed "$rep_again" >/dev/null && [ "$(snapshot "$T/out/reproduce")" = "$before" ] &&
+  [ "$(grep -Eho ' 0 runs done' "$T"/logs/"$rep_again"_*.out | wc -l)" -eq 3 ]; then
+  pass "reproduce array resubmitted 1-3: nothing reran"
+else
+  fail "reproduce array resubmitted 1-3: $(tail -qn1 "$T"/logs/"$rep_again"_*.out)"
+fi
+echo "slurm: reproduce --quick arrays in $((SECONDS - t)) s"
 
 finish
