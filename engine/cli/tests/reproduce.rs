@@ -84,7 +84,19 @@ fn the_quick_report_judges_every_claim_as_pinned() {
     assert!(ids.len() >= 30, "{ids:?}");
 
     let (csv_path, md_path, json_path) = (tmp("fidelity.csv"), tmp("fidelity.md"), tmp("fidelity.json"));
-    let o = dcsim(&["reproduce", "--quick", "-q", "--scenarios", &dir, "--csv", csv_path.to_str().unwrap(), "--markdown", md_path.to_str().unwrap(), "--json", json_path.to_str().unwrap()]);
+    let o = dcsim(&[
+        "reproduce",
+        "--quick",
+        "-q",
+        "--scenarios",
+        &dir,
+        "--csv",
+        csv_path.to_str().unwrap(),
+        "--markdown",
+        md_path.to_str().unwrap(),
+        "--json",
+        json_path.to_str().unwrap(),
+    ]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}\n{stdout}", String::from_utf8_lossy(&o.stderr));
 
@@ -97,7 +109,28 @@ fn the_quick_report_judges_every_claim_as_pinned() {
     // The CSV: one row per claim, in list order.
     let mut r = csv::Reader::from_path(&csv_path).unwrap();
     let cols: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(cols, ["claim", "paper", "source", "in_excerpt", "quote", "statement", "readings", "dcsim_value", "verdict", "checks_holding", "checks_undecided", "checks", "variants", "size", "seeds", "deviations"]);
+    assert_eq!(
+        cols,
+        [
+            "claim",
+            "paper",
+            "source",
+            "in_excerpt",
+            "quote",
+            "statement",
+            "readings",
+            "dcsim_value",
+            "verdict",
+            "checks_holding",
+            "checks_undecided",
+            "checks",
+            "variants",
+            "size",
+            "seeds",
+            "deviations",
+            "discussion"
+        ]
+    );
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.iter().map(|x| x[0].to_string()).collect::<Vec<_>>(), ids);
     let mut moved = Vec::new();

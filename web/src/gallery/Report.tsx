@@ -366,6 +366,14 @@ export function ClaimCard({ claim: c, rules }: { claim: Claim; rules: Map<string
       {groups.map((g) => (
         <CheckGroupView key={g.key} claim={c} group={g} seeds={seeds} rules={rules} />
       ))}
+      {c.discussion && (
+        <>
+          <h4>What was checked, what the data suggest</h4>
+          <p className="discussion" data-testid="claim-discussion">
+            {c.discussion}
+          </p>
+        </>
+      )}
       {j.notes.length > 0 && (
         <>
           <h4>Notes</h4>

@@ -119,6 +119,8 @@ export interface Claim {
   applied: Setting[];
   judged: Judged;
   variants: Variant[];
+  /** Where the claim is not reproduced or differs: what was checked and what the data suggest (may be empty). */
+  discussion: string;
 }
 
 /** How one kind of the papers' words is read, once for every claim. */
@@ -286,6 +288,7 @@ export function parseReport(json: unknown): Report {
         paper_size: str(k, 'paper_size', at, ''),
         deviations: list(k, 'deviations', at, text, true),
         applied: list(k, 'applied', at, readSetting, true),
+        discussion: str(k, 'discussion', at, ''),
         judged: readJudged(k.judged, `${at}.judged`),
         variants: list(k, 'variants', at, (v, at) => {
           const q = obj(v, at);

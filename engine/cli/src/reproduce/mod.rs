@@ -355,6 +355,11 @@ pub struct Claim {
     /// Other reasonable readings of the open choices the verdict may depend
     /// on; each is judged too.
     pub variants: &'static [Variant],
+    /// Where the claim is not reproduced or differs at full size: what was
+    /// checked and what the data suggest (`""`: nothing to add to the
+    /// checks and notes). Written from the full report's numbers; the
+    /// Markdown and the page show it under the checks.
+    pub discussion: &'static str,
     /// Asks the lab for runs and judges them; `None` while the lab only
     /// collects the runs asked for (the first pass).
     pub measure: fn(&Lab, &Size) -> Option<Judged>,
@@ -370,12 +375,21 @@ impl Claim {
     }
     /// "section 4.2, Figure 10(a)"; "abstract; section 4.2, Figure 3".
     pub fn source(&self) -> String {
-        let place = self.section.split("; ").map(|p| if p.starts_with(|c: char| c.is_ascii_digit()) { format!("section {p}") } else { p.to_string() }).collect::<Vec<_>>().join("; ");
+        let place = self
+            .section
+            .split("; ")
+            .map(|p| if p.starts_with(|c: char| c.is_ascii_digit()) { format!("section {p}") } else { p.to_string() })
+            .collect::<Vec<_>>()
+            .join("; ");
         if self.figure.is_empty() {
             place
         } else {
             format!("{place}, {}", self.figure)
         }
+    }
+    /// The same claim with its discussion (see [`Claim::discussion`]).
+    pub const fn discussing(self, discussion: &'static str) -> Claim {
+        Claim { discussion, ..self }
     }
     /// The reading with key `key`.
     pub fn reading(&self, key: &str) -> Option<&Reading> {
@@ -541,7 +555,14 @@ pub struct Lab {
 impl Lab {
     /// A lab holding `scenarios` (name -> scenario), collecting runs.
     pub fn new(scenarios: HashMap<String, Scenario>) -> Lab {
-        Lab { scenarios, extra: RefCell::new(Vec::new()), asked: RefCell::new(Vec::new()), done: None, unfinished: RefCell::new(Vec::new()), errors: RefCell::new(Vec::new()) }
+        Lab {
+            scenarios,
+            extra: RefCell::new(Vec::new()),
+            asked: RefCell::new(Vec::new()),
+            done: None,
+            unfinished: RefCell::new(Vec::new()),
+            errors: RefCell::new(Vec::new()),
+        }
     }
 
     /// A copy of `scenarios/<name>.json` (one of the claim's `scenarios`).
@@ -756,7 +777,9 @@ pub fn judge_all<'a>(claims: &[&'a Claim], mode: Mode, mut lab: Lab, done: HashM
 /// the rules of [`readings`]): a verdict is worth what its bounds are.
 pub fn bounds_as_stated(c: &Claim, checks: &[Check]) -> Result<(), String> {
     for k in checks {
-        let r = c.reading(k.reading).ok_or_else(|| format!("claim {}: check \"{}\" tests reading {}, which the claim does not declare", c.id, k.what, k.reading))?;
+        let r = c
+            .reading(k.reading)
+            .ok_or_else(|| format!("claim {}: check \"{}\" tests reading {}, which the claim does not declare", c.id, k.what, k.reading))?;
         if !k.bound.inside(&r.bound) || k.kind != r.kind {
             return Err(format!(
                 "claim {}: check \"{}\" has bound {} ({}), wider than its reading \"{}\" ({}, {}): a bound may narrow the paper's statement, never widen it",
@@ -832,7 +855,15 @@ pub fn reproduce(a: ReproduceArgs, dir: PathBuf) -> Result<(), String> {
         let (_, jobs) = plan(&selected, mode, &dir)?;
         for j in &jobs {
             let s = &j.scenario;
-            println!("{} {} load {} flows {} seed {}{}", s.name, s.protocol.as_str(), fmt(s.workload.load), s.workload.flows, s.seed, j.until_us.map_or(String::new(), |u| format!(" until {} us", fmt(u))));
+            println!(
+                "{} {} load {} flows {} seed {}{}",
+                s.name,
+                s.protocol.as_str(),
+                fmt(s.workload.load),
+                s.workload.flows,
+                s.seed,
+                j.until_us.map_or(String::new(), |u| format!(" until {} us", fmt(u)))
+            );
         }
         eprintln!("{} distinct run{}", jobs.len(), if jobs.len() == 1 { "" } else { "s" });
         return Ok(());
@@ -887,7 +918,8 @@ pub fn thousands(n: u64) -> String {
 mod tests {
     use super::*;
 
-    const STATED: Reading = Reading { key: "within-4%", says: "within 4%", of: "a ratio", bound: Bound::range(0.96, 1.04), kind: Kind::Value, rule: Rule::Literal };
+    const STATED: Reading =
+        Reading { key: "within-4%", says: "within 4%", of: "a ratio", bound: Bound::range(0.96, 1.04), kind: Kind::Value, rule: Rule::Literal };
 
     fn widened(_: &Lab, _: &Size) -> Option<Judged> {
         Some(Judged { checks: vec![Check::narrowed(&STATED, Bound::range(0.96, 1.092), "5% past the range", vec![1.06])], ..Judged::default() })
@@ -908,6 +940,7 @@ mod tests {
             setting: Setting { scenarios: &[], axis: "", quick: s, full: s, paper_size: "-", deviations: &[] },
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: widened,
         };
         let judged = widened(&Lab::new(HashMap::new()), &s).unwrap();
@@ -935,7 +968,15 @@ mod tests {
     /// "bot-\ntleneck", which must match "bottleneck" and "near-\nideal"
     /// "near-ideal" alike).
     fn plain(s: &str) -> String {
-        let s = s.replace('ﬁ', "fi").replace('ﬂ', "fl").replace('ﬀ', "ff").replace('ﬃ', "ffi").replace('ﬄ', "ffl").replace(['’', '‘'], "'").replace(['“', '”'], "\"").replace('⇥', "×");
+        let s = s
+            .replace('ﬁ', "fi")
+            .replace('ﬂ', "fl")
+            .replace('ﬀ', "ff")
+            .replace('ﬃ', "ffi")
+            .replace('ﬄ', "ffl")
+            .replace(['’', '‘'], "'")
+            .replace(['“', '”'], "\"")
+            .replace('⇥', "×");
         s.chars().filter(|c| !c.is_whitespace() && *c != '-').collect()
     }
 

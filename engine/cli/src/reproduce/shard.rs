@@ -26,7 +26,11 @@ fn file_of(j: &Job) -> String {
 /// The plan a reproduction writes and a merge checks (plan.json also
 /// records the job array that ran it, as a sweep's does).
 fn plan_value(mode: Mode, filter: &[String], jobs: &[Job]) -> Value {
-    let runs: Vec<Value> = jobs.iter().enumerate().map(|(k, j)| json!({"run": k + 1, "file": file_of(j), "scenario": j.scenario.name, "protocol": j.scenario.protocol.as_str(), "seed": j.scenario.seed})).collect();
+    let runs: Vec<Value> = jobs
+        .iter()
+        .enumerate()
+        .map(|(k, j)| json!({"run": k + 1, "file": file_of(j), "scenario": j.scenario.name, "protocol": j.scenario.protocol.as_str(), "seed": j.scenario.seed}))
+        .collect();
     json!({"engine": env!("CARGO_PKG_VERSION"), "mode": mode, "filter": filter, "runs": runs})
 }
 
@@ -72,7 +76,9 @@ pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threa
     let out = a.out_dir.as_ref().expect("checked by requested");
     let (_, jobs) = plan(selected, mode, dir)?;
     let plan = plan_value(mode, &a.filter, &jobs);
-    let existing = read_plan(out, &plan).map_err(|e| e.replace("another sweep", "another reproduction (other mode, filter, scenarios or engine version)").replace("this sweep", "this reproduction"))?;
+    let existing = read_plan(out, &plan).map_err(|e| {
+        e.replace("another sweep", "another reproduction (other mode, filter, scenarios or engine version)").replace("this sweep", "this reproduction")
+    })?;
     let plan_path = out.join("plan.json");
     let (s, from) = match &r {
         Requested::Given(s) => (*s, "--shard".to_string()),
@@ -88,8 +94,18 @@ pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threa
     let mine: Vec<&Job> = jobs.iter().enumerate().filter(|(k, _)| s.owns(*k)).map(|(_, j)| j).collect();
     let todo: Vec<Job> = mine.iter().filter(|j| !(a.skip_existing && read_outcome(&out.join(file_of(j))).is_some())).map(|j| (*j).clone()).collect();
     let skipped = mine.len() - todo.len();
-    run_all(&todo, threads, a.quiet, |j, o| write_atomic(&out.join(file_of(j)), &(serde_json::to_string(&json!({"key": j.key(), "outcome": o})).expect("outcomes serialize") + "\n")))?;
-    eprintln!("shard {}/{} ({from}): {} done, {} already there; outcomes in {} (judge with `dcsim reproduce merge {}`)", s.m, s.n, plural(todo.len(), "run"), skipped, out.display(), out.display());
+    run_all(&todo, threads, a.quiet, |j, o| {
+        write_atomic(&out.join(file_of(j)), &(serde_json::to_string(&json!({"key": j.key(), "outcome": o})).expect("outcomes serialize") + "\n"))
+    })?;
+    eprintln!(
+        "shard {}/{} ({from}): {} done, {} already there; outcomes in {} (judge with `dcsim reproduce merge {}`)",
+        s.m,
+        s.n,
+        plural(todo.len(), "run"),
+        skipped,
+        out.display(),
+        out.display()
+    );
     Ok(())
 }
 
@@ -117,7 +133,8 @@ pub struct Merged<'a> {
 /// runs' outcomes.
 pub fn merge<'a>(registry: &'a [Claim], out: &Path, dir: &Path) -> Result<Merged<'a>, String> {
     let plan_path = out.join("plan.json");
-    let text = std::fs::read_to_string(&plan_path).map_err(|e| format!("{}: cannot read ({e}): is {} a reproduction's --out-dir?", plan_path.display(), out.display()))?;
+    let text = std::fs::read_to_string(&plan_path)
+        .map_err(|e| format!("{}: cannot read ({e}): is {} a reproduction's --out-dir?", plan_path.display(), out.display()))?;
     let mut v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", plan_path.display()))?;
     if let Some(o) = v.as_object_mut() {
         o.remove("array");
@@ -127,7 +144,11 @@ pub fn merge<'a>(registry: &'a [Claim], out: &Path, dir: &Path) -> Result<Merged
     let selected = select(registry, &filter)?;
     let (lab, jobs) = plan(&selected, mode, dir)?;
     if plan_value(mode, &filter, &jobs) != v {
-        return Err(format!("{}: planned by another engine version or other scenario files than these ({}): merge with the dcsim and scenarios that planned it", plan_path.display(), dir.display()));
+        return Err(format!(
+            "{}: planned by another engine version or other scenario files than these ({}): merge with the dcsim and scenarios that planned it",
+            plan_path.display(),
+            dir.display()
+        ));
     }
     let mut done = HashMap::new();
     let mut missing = Vec::new();

@@ -163,7 +163,14 @@ pub const fn range_readings(lo: f64, hi: f64, says_lo: &'static str, says_hi: &'
 /// the smallest mean against `smallest`, the one with the largest against
 /// `largest`, and every point against `every`. `samples[i]` are point i's
 /// samples, `label(i)` names the point.
-pub fn range_checks(smallest: &Reading, largest: &Reading, every: &Reading, quantity: &str, samples: &[Vec<f64>], label: impl Fn(usize) -> String) -> Vec<Check> {
+pub fn range_checks(
+    smallest: &Reading,
+    largest: &Reading,
+    every: &Reading,
+    quantity: &str,
+    samples: &[Vec<f64>],
+    label: impl Fn(usize) -> String,
+) -> Vec<Check> {
     let means: Vec<f64> = samples.iter().map(|s| mean(s.iter().copied())).collect();
     let pick = |better: fn(f64, f64) -> bool| (0..means.len()).fold(0, |b, i| if means[i].is_nan() || better(means[i], means[b]) { i } else { b });
     let (lo, hi) = (pick(|a, b| a < b), pick(|a, b| a > b));

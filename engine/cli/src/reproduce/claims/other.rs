@@ -10,7 +10,14 @@ use ProtocolName as P;
 
 const SCHEMES: [ProtocolName; 3] = [P::Dctcp, P::D2tcp, P::L2dct];
 
-const FEWER_MISSED: Reading = Reading { key: "75%", says: "D2TCP reduces the fraction of missed deadlines compared to DCTCP and D3 by 75%", of: "1 minus D2TCP's fraction of missed deadlines over DCTCP's", bound: approx(0.75), kind: Kind::Value, rule: Rule::Approx };
+const FEWER_MISSED: Reading = Reading {
+    key: "75%",
+    says: "D2TCP reduces the fraction of missed deadlines compared to DCTCP and D3 by 75%",
+    of: "1 minus D2TCP's fraction of missed deadlines over DCTCP's",
+    bound: approx(0.75),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
 
 fn d2tcp_missed(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &SCHEMES[..2], |p, _, x| with(&lab.scenario("d2tcp-deadlines"), *p, x), false)?;
@@ -22,15 +29,27 @@ fn d2tcp_missed(lab: &Lab, size: &Size) -> Option<Judged> {
         m.push(100.0 * mean(cut.iter().copied()));
         checks.push(Check::of(&FEWER_MISSED, format!("load {}: 1 - D2TCP / DCTCP missed deadlines", fmt(*l)), cut));
     }
-    Some(Judged { value: format!("D2TCP misses {}% fewer deadlines than DCTCP", span(&m)), checks, notes: vec![format!("by load (%): {}", by_point(size.xs, &m))] })
+    Some(Judged {
+        value: format!("D2TCP misses {}% fewer deadlines than DCTCP", span(&m)),
+        checks,
+        notes: vec![format!("by load (%): {}", by_point(size.xs, &m))],
+    })
 }
 
-const L2DCT_MORE: Reading = Reading { key: "l2dct-ahead", says: "L2DCT misses fewer deadlines than D2TCP", of: "L2DCT minus D2TCP, fraction of deadlines met", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const L2DCT_MORE: Reading = Reading {
+    key: "l2dct-ahead",
+    says: "L2DCT misses fewer deadlines than D2TCP",
+    of: "L2DCT minus D2TCP, fraction of deadlines met",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn l2dct_vs_d2tcp(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &SCHEMES[1..], |p, _, x| with(&lab.scenario("d2tcp-deadlines"), *p, x), false)?;
     let d: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.diff(1, 0, x, Outcome::deadlines_met)).collect();
-    let checks = d.iter().enumerate().map(|(x, v)| Check::of(&L2DCT_MORE, format!("load {}: L2DCT minus D2TCP, deadlines met", fmt(size.xs[x])), v.clone())).collect();
+    let checks =
+        d.iter().enumerate().map(|(x, v)| Check::of(&L2DCT_MORE, format!("load {}: L2DCT minus D2TCP, deadlines met", fmt(size.xs[x])), v.clone())).collect();
     let m: Vec<f64> = d.iter().map(|v| mean(v.iter().copied())).collect();
     Some(Judged { value: format!("L2DCT ahead by {}", span(&m)), checks, notes: Vec::new() })
 }
@@ -62,6 +81,7 @@ pub fn claims() -> Vec<Claim> {
             setting: SETTING,
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: d2tcp_missed,
         },
         Claim {
@@ -76,6 +96,7 @@ pub fn claims() -> Vec<Claim> {
             setting: Setting { quick: Size { xs: &[0.2], ..SETTING.quick }, full: Size { xs: &[0.2, 0.5], ..SETTING.full }, ..SETTING },
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: l2dct_vs_d2tcp,
         },
     ]

@@ -36,10 +36,38 @@ fn load(size: &Size, i: usize) -> String {
 
 // ------------------------------------------------------ Figure 10, pFabric
 
-const LR_PF_SMALLER: Reading = Reading { key: "pfabric-smaller", says: "pFabric achieves smaller FCT for up to 50% load", of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const LR_COMPARABLE: Reading = Reading { key: "pase-comparable", says: "PASE achieves comparable performance", of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
-const LR_PASE_SMALLER: Reading = Reading { key: "pase-smaller", says: "at ≥ 60% loads, PASE results in smaller FCT than pFabric", of: "PASE's 99th-percentile FCT over pFabric's, loads from 0.6", bound: Bound::below(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const LR_85: Reading = Reading { key: "more-than-85%", says: "At 90% load, this improvement is more than 85%", of: "1 minus PASE's 99th-percentile FCT over pFabric's at load 0.9", bound: Bound::above(0.85), kind: Kind::Value, rule: Rule::Literal };
+const LR_PF_SMALLER: Reading = Reading {
+    key: "pfabric-smaller",
+    says: "pFabric achieves smaller FCT for up to 50% load",
+    of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const LR_COMPARABLE: Reading = Reading {
+    key: "pase-comparable",
+    says: "PASE achieves comparable performance",
+    of: "PASE's 99th-percentile FCT over pFabric's, loads up to 0.5",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const LR_PASE_SMALLER: Reading = Reading {
+    key: "pase-smaller",
+    says: "at ≥ 60% loads, PASE results in smaller FCT than pFabric",
+    of: "PASE's 99th-percentile FCT over pFabric's, loads from 0.6",
+    bound: Bound::below(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const LR_85: Reading = Reading {
+    key: "more-than-85%",
+    says: "At 90% load, this improvement is more than 85%",
+    of: "1 minus PASE's 99th-percentile FCT over pFabric's at load 0.9",
+    bound: Bound::above(0.85),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn lr_grid<'a>(lab: &'a Lab, size: &Size, schemes: &[ProtocolName]) -> Option<Grid<'a>> {
     grid(lab, size, schemes, |p, _, x| left_right(lab, *p, x), true)
@@ -67,26 +95,66 @@ fn vs_pfabric_left_right(lab: &Lab, size: &Size) -> Option<Judged> {
     Some(Judged {
         value: format!("PASE / pFabric 99th-percentile FCT {}", span(&r_all)),
         checks,
-        notes: vec![format!("PASE / pFabric 99th-percentile FCT by load: {}", by_point(size.xs, &r_all)), format!("pFabric's loss rate (%) by load: {}", drops(1)), format!("PASE's loss rate (%) by load: {}", drops(0))],
+        notes: vec![
+            format!("PASE / pFabric 99th-percentile FCT by load: {}", by_point(size.xs, &r_all)),
+            format!("pFabric's loss rate (%) by load: {}", drops(1)),
+            format!("PASE's loss rate (%) by load: {}", drops(0)),
+        ],
     })
 }
 
-const A2A_LOWER: Reading = Reading { key: "lower-every-load", says: "results in lower AFCTs across all loads", of: "PASE's AFCT over pFabric's", bound: Bound::below(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const A2A_UP_TO: Reading = Reading { key: "up-to-85%", says: "PASE provides up to 85% improvement in AFCT over pFabric", of: "1 minus PASE's AFCT over pFabric's, largest over the loads", bound: approx(0.85), kind: Kind::Value, rule: Rule::Approx };
-const A2A_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 85% improvement", of: "1 minus PASE's AFCT over pFabric's", bound: Bound::at_most(0.85 * 1.1), kind: Kind::Value, rule: Rule::Approx };
+const A2A_LOWER: Reading = Reading {
+    key: "lower-every-load",
+    says: "results in lower AFCTs across all loads",
+    of: "PASE's AFCT over pFabric's",
+    bound: Bound::below(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const A2A_UP_TO: Reading = Reading {
+    key: "up-to-85%",
+    says: "PASE provides up to 85% improvement in AFCT over pFabric",
+    of: "1 minus PASE's AFCT over pFabric's, largest over the loads",
+    bound: approx(0.85),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const A2A_NONE_ABOVE: Reading = Reading {
+    key: "none-above",
+    says: "up to 85% improvement",
+    of: "1 minus PASE's AFCT over pFabric's",
+    bound: Bound::at_most(0.85 * 1.1),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
 
 fn vs_pfabric_all_to_all(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &[P::Pase, P::Pfabric], |p, _, x| with(&lab.scenario("pase-all-to-all"), *p, x), false)?;
     let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us)).collect();
     let gain: Vec<Vec<f64>> = r.iter().map(|v| v.iter().map(|x| 1.0 - x).collect()).collect();
-    let mut checks: Vec<Check> = r.iter().enumerate().map(|(x, v)| Check::of(&A2A_LOWER, format!("{}: PASE / pFabric AFCT", load(size, x)), v.clone())).collect();
+    let mut checks: Vec<Check> =
+        r.iter().enumerate().map(|(x, v)| Check::of(&A2A_LOWER, format!("{}: PASE / pFabric AFCT", load(size, x)), v.clone())).collect();
     checks.extend(up_to_checks(&A2A_UP_TO, &A2A_NONE_ABOVE, "1 - PASE / pFabric AFCT", &gain, |i| load(size, i)));
     let m: Vec<f64> = gain.iter().map(|v| mean(v.iter().copied())).collect();
     // Where pFabric's drops are, and what they cost the senders' links
     // (the paper's explanation of Figure 10(c)).
-    let hop = |h: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * mean(g.per_seed_outcome(1, x, |o| o.counters.data_dropped[h] as f64 / o.counters.data_dropped.iter().sum::<u64>().max(1) as f64))).collect::<Vec<_>>());
+    let hop = |h: usize| {
+        by_point(
+            size.xs,
+            &(0..size.xs.len())
+                .map(|x| {
+                    100.0 * mean(g.per_seed_outcome(1, x, |o| o.counters.data_dropped[h] as f64 / o.counters.data_dropped.iter().sum::<u64>().max(1) as f64))
+                })
+                .collect::<Vec<_>>(),
+        )
+    };
     let loss = by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * g.mean(1, x, |m| m.drop_rate)).collect::<Vec<_>>());
-    let wasted = by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * mean(g.per_seed_outcome(1, x, |o| o.counters.data_bytes_wasted_upstream as f64 / o.counters.data_bytes_sent.max(1) as f64))).collect::<Vec<_>>());
+    let wasted = by_point(
+        size.xs,
+        &(0..size.xs.len())
+            .map(|x| 100.0 * mean(g.per_seed_outcome(1, x, |o| o.counters.data_bytes_wasted_upstream as f64 / o.counters.data_bytes_sent.max(1) as f64)))
+            .collect::<Vec<_>>(),
+    );
     Some(Judged {
         value: format!("PASE's AFCT {}% below pFabric's", span(&pct(&m))),
         checks,
@@ -99,7 +167,14 @@ fn vs_pfabric_all_to_all(lab: &Lab, size: &Size) -> Option<Judged> {
     })
 }
 
-const SIMILAR_6: Reading = Reading { key: "under-6%", says: "similar performance (< 6% difference in AFCTs) compared to pFabric", of: "PASE's AFCT over pFabric's", bound: Bound { lo: 0.94, hi: 1.06, lo_open: true, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+const SIMILAR_6: Reading = Reading {
+    key: "under-6%",
+    says: "similar performance (< 6% difference in AFCTs) compared to pFabric",
+    of: "PASE's AFCT over pFabric's",
+    bound: Bound { lo: 0.94, hi: 1.06, lo_open: true, hi_open: true },
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn similar_to_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
     let single = grid(lab, size, &[P::Pase, P::Pfabric], |p, _, x| with(&lab.scenario("pase-testbed"), *p, x), false);
@@ -118,7 +193,11 @@ fn similar_to_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
         }
     }
     Some(Judged {
-        value: format!("PASE / pFabric AFCT: single bottleneck {}, left-right below load 0.8 {}", span(&a), span(&b[..size.xs.iter().filter(|l| **l < 0.8).count()])),
+        value: format!(
+            "PASE / pFabric AFCT: single bottleneck {}, left-right below load 0.8 {}",
+            span(&a),
+            span(&b[..size.xs.iter().filter(|l| **l < 0.8).count()])
+        ),
         checks,
         notes: vec![format!("single bottleneck by load: {}", by_point(size.xs, &a)), format!("left-right by load: {}", by_point(size.xs, &b))],
     })
@@ -126,7 +205,13 @@ fn similar_to_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // --------------------------------------- against DCTCP and L2DCT (abstract)
 
-const FRIENDLY: [Reading; 3] = range_readings(0.4, 0.6, "improves the average FCT (AFCT) by 40% to 60% for various scenarios", "improves the average FCT (AFCT) by 40% to 60% for various scenarios", "1 minus PASE's AFCT over DCTCP's or L2DCT's");
+const FRIENDLY: [Reading; 3] = range_readings(
+    0.4,
+    0.6,
+    "improves the average FCT (AFCT) by 40% to 60% for various scenarios",
+    "improves the average FCT (AFCT) by 40% to 60% for various scenarios",
+    "1 minus PASE's AFCT over DCTCP's or L2DCT's",
+);
 
 fn vs_deployment_friendly(lab: &Lab, size: &Size) -> Option<Judged> {
     let schemes = [P::Pase, P::Dctcp, P::L2dct];
@@ -145,7 +230,11 @@ fn vs_deployment_friendly(lab: &Lab, size: &Size) -> Option<Judged> {
     }
     let checks = range_checks(&FRIENDLY[0], &FRIENDLY[1], &FRIENDLY[2], "1 - PASE / baseline AFCT", &samples, |i| labels[i].clone());
     let m: Vec<f64> = samples.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
-    Some(Judged { value: format!("PASE's AFCT {}% below DCTCP's and L2DCT's", span(&m)), checks, notes: labels.iter().zip(&m).map(|(l, v)| format!("{l}: {}%", fmt(*v))).collect() })
+    Some(Judged {
+        value: format!("PASE's AFCT {}% below DCTCP's and L2DCT's", span(&m)),
+        checks,
+        notes: labels.iter().zip(&m).map(|(l, v)| format!("{l}: {}%", fmt(*v))).collect(),
+    })
 }
 
 // ------------------------------------------------- Figure 11: optimizations
@@ -166,9 +255,30 @@ fn optimizations<'a>(lab: &'a Lab, size: &Size) -> Option<Grid<'a>> {
     )
 }
 
-const OVERHEAD_UP_TO: Reading = Reading { key: "up-to-50%", says: "these optimizations provide up to 50% reduction in arbitration overhead", of: "1 minus arbitration messages with the optimizations over without, largest over the loads", bound: approx(0.50), kind: Kind::Value, rule: Rule::Approx };
-const OVERHEAD_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 50% reduction", of: "1 minus arbitration messages with the optimizations over without", bound: Bound::at_most(0.50 * 1.1), kind: Kind::Value, rule: Rule::Approx };
-const OVERHEAD_HIGH: Reading = Reading { key: "especially-high", says: "especially at high loads", of: "the reduction at the highest load minus at the lowest", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const OVERHEAD_UP_TO: Reading = Reading {
+    key: "up-to-50%",
+    says: "these optimizations provide up to 50% reduction in arbitration overhead",
+    of: "1 minus arbitration messages with the optimizations over without, largest over the loads",
+    bound: approx(0.50),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const OVERHEAD_NONE_ABOVE: Reading = Reading {
+    key: "none-above",
+    says: "up to 50% reduction",
+    of: "1 minus arbitration messages with the optimizations over without",
+    bound: Bound::at_most(0.50 * 1.1),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const OVERHEAD_HIGH: Reading = Reading {
+    key: "especially-high",
+    says: "especially at high loads",
+    of: "the reduction at the highest load minus at the lowest",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn optimizations_overhead(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = optimizations(lab, size)?;
@@ -176,26 +286,65 @@ fn optimizations_overhead(lab: &Lab, size: &Size) -> Option<Judged> {
     let cut: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| msgs(0, x).iter().zip(msgs(1, x)).map(|(a, b)| 1.0 - a / b).collect()).collect();
     let mut checks = up_to_checks(&OVERHEAD_UP_TO, &OVERHEAD_NONE_ABOVE, "1 - messages with / without the optimizations", &cut, |i| load(size, i));
     let last = size.xs.len() - 1;
-    checks.push(Check::of(&OVERHEAD_HIGH, format!("reduction at {} minus at {}", load(size, last), load(size, 0)), cut[last].iter().zip(&cut[0]).map(|(a, b)| a - b).collect()));
+    checks.push(Check::of(
+        &OVERHEAD_HIGH,
+        format!("reduction at {} minus at {}", load(size, last), load(size, 0)),
+        cut[last].iter().zip(&cut[0]).map(|(a, b)| a - b).collect(),
+    ));
     let m: Vec<f64> = cut.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
-    Some(Judged { value: format!("{}% fewer arbitration messages", span(&m)), checks, notes: vec![format!("reduction (%) by load: {}", by_point(size.xs, &m))] })
+    Some(Judged {
+        value: format!("{}% fewer arbitration messages", span(&m)),
+        checks,
+        notes: vec![format!("reduction (%) by load: {}", by_point(size.xs, &m))],
+    })
 }
 
-const AFCT_GAIN: [Reading; 3] = range_readings(0.04, 0.1, "these optimizations also improve the AFCT by 4-10% across all loads", "these optimizations also improve the AFCT by 4-10% across all loads", "AFCT without the optimizations over with, minus 1");
+const AFCT_GAIN: [Reading; 3] = range_readings(
+    0.04,
+    0.1,
+    "these optimizations also improve the AFCT by 4-10% across all loads",
+    "these optimizations also improve the AFCT by 4-10% across all loads",
+    "AFCT without the optimizations over with, minus 1",
+);
 
 fn optimizations_afct(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = optimizations(lab, size)?;
     let gain: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(1, 0, x, |s| s.all.afct_us).iter().map(|v| v - 1.0).collect()).collect();
     let checks = range_checks(&AFCT_GAIN[0], &AFCT_GAIN[1], &AFCT_GAIN[2], "AFCT without / with the optimizations - 1", &gain, |i| load(size, i));
     let m: Vec<f64> = gain.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
-    Some(Judged { value: format!("AFCT {}% lower with them (negative: higher)", span(&m)), checks, notes: vec![format!("gain (%) by load: {}", by_point(size.xs, &m))] })
+    Some(Judged {
+        value: format!("AFCT {}% lower with them (negative: higher)", span(&m)),
+        checks,
+        notes: vec![format!("gain (%) by load: {}", by_point(size.xs, &m))],
+    })
 }
 
 // ------------------------------------- Figure 12(a): end-to-end arbitration
 
-const E2E_UP_TO: Reading = Reading { key: "up-to-60%", says: "significant improvements (up to 60%) in AFCTs", of: "1 minus AFCT with end-to-end arbitration over with local arbitration only, largest over the loads", bound: approx(0.60), kind: Kind::Value, rule: Rule::Approx };
-const E2E_NONE_ABOVE: Reading = Reading { key: "none-above", says: "up to 60%", of: "1 minus end-to-end over local AFCT", bound: Bound::at_most(0.60 * 1.1), kind: Kind::Value, rule: Rule::Approx };
-const E2E_BETTER: Reading = Reading { key: "improves", says: "end-to-end arbitration leads to significant improvements", of: "AFCT with local arbitration only over end-to-end", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const E2E_UP_TO: Reading = Reading {
+    key: "up-to-60%",
+    says: "significant improvements (up to 60%) in AFCTs",
+    of: "1 minus AFCT with end-to-end arbitration over with local arbitration only, largest over the loads",
+    bound: approx(0.60),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const E2E_NONE_ABOVE: Reading = Reading {
+    key: "none-above",
+    says: "up to 60%",
+    of: "1 minus end-to-end over local AFCT",
+    bound: Bound::at_most(0.60 * 1.1),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const E2E_BETTER: Reading = Reading {
+    key: "improves",
+    says: "end-to-end arbitration leads to significant improvements",
+    of: "AFCT with local arbitration only over end-to-end",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn end_to_end(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
@@ -214,14 +363,39 @@ fn end_to_end(lab: &Lab, size: &Size) -> Option<Judged> {
     let mut checks = up_to_checks(&E2E_UP_TO, &E2E_NONE_ABOVE, "1 - end-to-end / local AFCT", &gain, |i| load(size, i));
     checks.extend(r.iter().enumerate().map(|(x, v)| Check::of(&E2E_BETTER, format!("{}: local / end-to-end AFCT", load(size, x)), v.clone())));
     let m: Vec<f64> = gain.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
-    Some(Judged { value: format!("end-to-end arbitration's AFCT {}% below local's", span(&m)), checks, notes: vec![format!("by load (%): {}", by_point(size.xs, &m))] })
+    Some(Judged {
+        value: format!("end-to-end arbitration's AFCT {}% below local's", span(&m)),
+        checks,
+        notes: vec![format!("by load (%): {}", by_point(size.xs, &m))],
+    })
 }
 
 // -------------------------------------------- Figure 12(b): priority queues
 
-const Q4_SIGNIFICANT: Reading = Reading { key: "4-significant", says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%", of: "AFCT with 3 queues over with 4, loads from 0.7", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
-const Q4_ORDER: Reading = Reading { key: "4-improves", says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%", of: "AFCT with 3 queues over with 4, loads from 0.7", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const Q_MARGINAL: Reading = Reading { key: "beyond-marginal", says: "increasing the number of queues beyond this provides only marginal improvement in AFCT", of: "AFCT with 4 queues over with 6 and with 8", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const Q4_SIGNIFICANT: Reading = Reading {
+    key: "4-significant",
+    says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%",
+    of: "AFCT with 3 queues over with 4, loads from 0.7",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const Q4_ORDER: Reading = Reading {
+    key: "4-improves",
+    says: "using 4 queues provide significant improvement in AFCT at loads ≥ 70%",
+    of: "AFCT with 3 queues over with 4, loads from 0.7",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const Q_MARGINAL: Reading = Reading {
+    key: "beyond-marginal",
+    says: "increasing the number of queues beyond this provides only marginal improvement in AFCT",
+    of: "AFCT with 4 queues over with 6 and with 8",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
 
 fn queues(lab: &Lab, size: &Size) -> Option<Judged> {
     let qs = [3u32, 4, 6, 8];
@@ -260,7 +434,14 @@ fn queues(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // ------------------------------------------- Figure 13(a): reference rate
 
-const REF_RATE: Reading = Reading { key: "50%-smaller", says: "leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP", of: "1 minus PASE's AFCT over PASE-DCTCP's", bound: approx(0.50), kind: Kind::Value, rule: Rule::Approx };
+const REF_RATE: Reading = Reading {
+    key: "50%-smaller",
+    says: "leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP",
+    of: "1 minus PASE's AFCT over PASE-DCTCP's",
+    bound: approx(0.50),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
 
 fn reference_rate(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
@@ -283,11 +464,31 @@ fn reference_rate(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // ------------------------------------------------------- 4.3.2: probing
 
-const PROBING_80: Reading = Reading { key: "2.4%-at-80%", says: "using probing improves performance by ≈2.4%", of: "AFCT without probing over with, minus 1, at load 0.8", bound: approx(0.024), kind: Kind::Value, rule: Rule::Approx };
-const PROBING_90: Reading = Reading { key: "11%-at-90%", says: "≈11% at 80% and 90% loads, respectively", of: "AFCT without probing over with, minus 1, at load 0.9", bound: approx(0.11), kind: Kind::Value, rule: Rule::Approx };
+const PROBING_80: Reading = Reading {
+    key: "2.4%-at-80%",
+    says: "using probing improves performance by ≈2.4%",
+    of: "AFCT without probing over with, minus 1, at load 0.8",
+    bound: approx(0.024),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const PROBING_90: Reading = Reading {
+    key: "11%-at-90%",
+    says: "≈11% at 80% and 90% loads, respectively",
+    of: "AFCT without probing over with, minus 1, at load 0.9",
+    bound: approx(0.11),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
 
 fn probing(lab: &Lab, size: &Size) -> Option<Judged> {
-    let g = grid(lab, size, &[true, false], |on, _, x| with(&lab.scenario("pase-all-to-all"), P::Pase, x).with_field("params.pase.probing", (*on).into()).expect("a PASE switch"), false)?;
+    let g = grid(
+        lab,
+        size,
+        &[true, false],
+        |on, _, x| with(&lab.scenario("pase-all-to-all"), P::Pase, x).with_field("params.pase.probing", (*on).into()).expect("a PASE switch"),
+        false,
+    )?;
     let mut checks = Vec::new();
     let mut m = Vec::new();
     for (x, l) in size.xs.iter().enumerate() {
@@ -296,13 +497,30 @@ fn probing(lab: &Lab, size: &Size) -> Option<Judged> {
         let r = if *l < 0.85 { &PROBING_80 } else { &PROBING_90 };
         checks.push(Check::of(r, format!("{}: AFCT without / with probing - 1", load(size, x)), gain));
     }
-    Some(Judged { value: format!("probing lowers AFCT by {}% (loads {})", span(&m), size.xs.iter().map(|x| fmt(*x)).collect::<Vec<_>>().join(", ")), checks, notes: Vec::new() })
+    Some(Judged {
+        value: format!("probing lowers AFCT by {}% (loads {})", span(&m), size.xs.iter().map(|x| fmt(*x)).collect::<Vec<_>>().join(", ")),
+        checks,
+        notes: Vec::new(),
+    })
 }
 
 // --------------------------------------------------- Figure 13(b): testbed
 
-const TESTBED: [Reading; 3] = range_readings(0.5, 0.6, "it achieves ≈50%-60% smaller AFCTs compared to DCTCP", "it achieves ≈50%-60% smaller AFCTs compared to DCTCP", "1 minus PASE's AFCT over DCTCP's");
-const TESTBED_SIG: Reading = Reading { key: "significantly", says: "PASE significantly outperforms DCTCP", of: "DCTCP's AFCT over PASE's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const TESTBED: [Reading; 3] = range_readings(
+    0.5,
+    0.6,
+    "it achieves ≈50%-60% smaller AFCTs compared to DCTCP",
+    "it achieves ≈50%-60% smaller AFCTs compared to DCTCP",
+    "1 minus PASE's AFCT over DCTCP's",
+);
+const TESTBED_SIG: Reading = Reading {
+    key: "significantly",
+    says: "PASE significantly outperforms DCTCP",
+    of: "DCTCP's AFCT over PASE's",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn testbed(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &[P::Pase, P::Dctcp], |p, _, x| with(&lab.scenario("pase-testbed"), *p, x), false)?;
@@ -315,10 +533,38 @@ fn testbed(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // ---------------------------------------------- section 2.1, Figure 1
 
-const D2TCP_PRIORITIZES: Reading = Reading { key: "low-load", says: "at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization)", of: "D2TCP minus DCTCP, fraction of deadlines met, low loads (0.1 to 0.3)", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
-const D2TCP_APPROACHES: Reading = Reading { key: "approaches-dctcp", says: "at higher loads its performance approaches its fair-sharing counterpart, DCTCP", of: "D2TCP minus DCTCP, fraction of deadlines met, at the highest load", bound: Bound::range(-SIMILAR_DEADLINES, SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::SimilarDeadlines };
-const PFABRIC_MUCH_BETTER: Reading = Reading { key: "much-worse", says: "protocols perform much worse than pFabric at high loads", of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)", bound: Bound::above(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Significant };
-const PFABRIC_BETTER: Reading = Reading { key: "worse", says: "perform much worse than pFabric at high loads", of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const D2TCP_PRIORITIZES: Reading = Reading {
+    key: "low-load",
+    says: "at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization)",
+    of: "D2TCP minus DCTCP, fraction of deadlines met, low loads (0.1 to 0.3)",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const D2TCP_APPROACHES: Reading = Reading {
+    key: "approaches-dctcp",
+    says: "at higher loads its performance approaches its fair-sharing counterpart, DCTCP",
+    of: "D2TCP minus DCTCP, fraction of deadlines met, at the highest load",
+    bound: Bound::range(-SIMILAR_DEADLINES, SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::SimilarDeadlines,
+};
+const PFABRIC_MUCH_BETTER: Reading = Reading {
+    key: "much-worse",
+    says: "protocols perform much worse than pFabric at high loads",
+    of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)",
+    bound: Bound::above(SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const PFABRIC_BETTER: Reading = Reading {
+    key: "worse",
+    says: "perform much worse than pFabric at high loads",
+    of: "pFabric minus D2TCP and minus DCTCP, fraction of deadlines met, high loads (0.7 to 0.9)",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn strategies(lab: &Lab, size: &Size) -> Option<Judged> {
     let schemes = [P::Dctcp, P::D2tcp, P::Pfabric];
@@ -340,7 +586,13 @@ fn strategies(lab: &Lab, size: &Size) -> Option<Judged> {
     checks.push(Check::of(&D2TCP_APPROACHES, format!("{}: D2TCP minus DCTCP, deadlines met", load(size, last)), g.diff(1, 0, last, Outcome::deadlines_met)));
     let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, Outcome::deadlines_met))).collect::<Vec<_>>());
     Some(Judged {
-        value: format!("deadlines met at load {}: DCTCP {}, D2TCP {}, pFabric {}", fmt(size.xs[last]), fmt(mean(g.per_seed_outcome(0, last, Outcome::deadlines_met))), fmt(mean(g.per_seed_outcome(1, last, Outcome::deadlines_met))), fmt(mean(g.per_seed_outcome(2, last, Outcome::deadlines_met)))),
+        value: format!(
+            "deadlines met at load {}: DCTCP {}, D2TCP {}, pFabric {}",
+            fmt(size.xs[last]),
+            fmt(mean(g.per_seed_outcome(0, last, Outcome::deadlines_met))),
+            fmt(mean(g.per_seed_outcome(1, last, Outcome::deadlines_met))),
+            fmt(mean(g.per_seed_outcome(2, last, Outcome::deadlines_met)))
+        ),
         checks,
         notes: schemes.iter().enumerate().map(|(s, p)| format!("{} deadlines met by load: {}", p.as_str(), row(s))).collect(),
     })
@@ -363,7 +615,11 @@ const LR: Setting = Setting {
 };
 const A2A: Setting = Setting {
     scenarios: &["pase-all-to-all"],
-    deviations: &["4 racks of 10 hosts under one root at 1 Gbps, 10 us per link; flow pairs random within a rack (the paper picks aggregators round robin)", PORTS, CHOICES],
+    deviations: &[
+        "4 racks of 10 hosts under one root at 1 Gbps, 10 us per link; flow pairs random within a rack (the paper picks aggregators round robin)",
+        PORTS,
+        CHOICES,
+    ],
     ..LR
 };
 const TESTBED_SETTING: Setting = Setting {
@@ -375,11 +631,31 @@ const TESTBED_SETTING: Setting = Setting {
     deviations: &["the long-lived flow runs from client 0 (the paper: \"from one of the clients\")", "DCTCP's end hosts as the simulations' (initial alpha 1 as RFC 8257 and Linux, 750 us minimum RTO, every packet ACKed); the paper ran the authors' DCTCP kernel patch", CHOICES],
 };
 
-const SERVICE_1US: Variant = Variant { name: "arbitrators take 1 us per message", why: "the paper gives no processing time; each arbitrator a FIFO server of its messages (params.pase.arbitrator_service_us), 1 us each", settings: &[Applied { path: "params.pase.arbitrator_service_us", value: "1", why: "a choice: the paper gives none" }] };
-const SERVICE_10US: Variant = Variant { name: "arbitrators take 10 us per message", why: "the same with a slow software arbitrator, 10 us per message", settings: &[Applied { path: "params.pase.arbitrator_service_us", value: "10", why: "a choice: the paper gives none" }] };
-const DCTCP_ALPHA0: Variant = Variant { name: "DCTCP initial alpha 0", why: "the DCTCP authors' ns-2 scripts start alpha at 0 (Linux and RFC 8257 at 1)", settings: &[Applied { path: "params.dctcp.initial_alpha", value: "0", why: "DCTCP ns-2 scripts" }] };
-const DCTCP_RTO: Variant = Variant { name: "DCTCP minimum RTO 200 ms", why: "a stock Linux kernel's TCP_RTO_MIN; the testbed's DCTCP ran in the kernel", settings: &[Applied { path: "params.dctcp.min_rto_us", value: "200000", why: "Linux TCP_RTO_MIN" }] };
-const DCTCP_DELACK: Variant = Variant { name: "DCTCP delayed ACKs with quick-ack", why: "a Linux receiver ACKs every second packet, at once on a CE change (RFC 8257 section 3.2)", settings: &[Applied { path: "params.dctcp.delayed_ack", value: "true", why: "Linux delayed ACKs" }] };
+const SERVICE_1US: Variant = Variant {
+    name: "arbitrators take 1 us per message",
+    why: "the paper gives no processing time; each arbitrator a FIFO server of its messages (params.pase.arbitrator_service_us), 1 us each",
+    settings: &[Applied { path: "params.pase.arbitrator_service_us", value: "1", why: "a choice: the paper gives none" }],
+};
+const SERVICE_10US: Variant = Variant {
+    name: "arbitrators take 10 us per message",
+    why: "the same with a slow software arbitrator, 10 us per message",
+    settings: &[Applied { path: "params.pase.arbitrator_service_us", value: "10", why: "a choice: the paper gives none" }],
+};
+const DCTCP_ALPHA0: Variant = Variant {
+    name: "DCTCP initial alpha 0",
+    why: "the DCTCP authors' ns-2 scripts start alpha at 0 (Linux and RFC 8257 at 1)",
+    settings: &[Applied { path: "params.dctcp.initial_alpha", value: "0", why: "DCTCP ns-2 scripts" }],
+};
+const DCTCP_RTO: Variant = Variant {
+    name: "DCTCP minimum RTO 200 ms",
+    why: "a stock Linux kernel's TCP_RTO_MIN; the testbed's DCTCP ran in the kernel",
+    settings: &[Applied { path: "params.dctcp.min_rto_us", value: "200000", why: "Linux TCP_RTO_MIN" }],
+};
+const DCTCP_DELACK: Variant = Variant {
+    name: "DCTCP delayed ACKs with quick-ack",
+    why: "a Linux receiver ACKs every second packet, at once on a CE change (RFC 8257 section 3.2)",
+    settings: &[Applied { path: "params.dctcp.delayed_ack", value: "true", why: "Linux delayed ACKs" }],
+};
 const LONG_FLOW_CLIENT: Variant = Variant {
     name: "long-lived flow from client 8",
     why: "the paper does not say which client carries it",
@@ -388,7 +664,21 @@ const LONG_FLOW_CLIENT: Variant = Variant {
 
 /// The PASE paper's claims.
 pub fn claims() -> Vec<Claim> {
-    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim { id, paper: Paper::Pase, section, figure, quote, in_excerpt: true, statement, readings, setting, applied: &[], variants, measure };
+    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim {
+        id,
+        paper: Paper::Pase,
+        section,
+        figure,
+        quote,
+        in_excerpt: true,
+        statement,
+        readings,
+        setting,
+        applied: &[],
+        variants,
+        discussion: "",
+        measure,
+    };
     vec![
         claim(
             "pase-vs-pfabric-left-right",

@@ -52,7 +52,16 @@ fn under(base: Scenario, scheme: Scheme) -> Scenario {
 }
 
 /// Figure 3(a)'s schemes, in grid order.
-const SCHEMES: [Scheme; 8] = [Scheme::Optimal, Scheme::Pdq("full"), Scheme::Pdq("es_et"), Scheme::Pdq("es"), Scheme::Pdq("basic"), Scheme::Base(P::D3), Scheme::Base(P::Rcp), Scheme::Base(P::Tcp)];
+const SCHEMES: [Scheme; 8] = [
+    Scheme::Optimal,
+    Scheme::Pdq("full"),
+    Scheme::Pdq("es_et"),
+    Scheme::Pdq("es"),
+    Scheme::Pdq("basic"),
+    Scheme::Base(P::D3),
+    Scheme::Base(P::Rcp),
+    Scheme::Base(P::Tcp),
+];
 const OPT: usize = 0;
 const FULL: usize = 1;
 const ES_ET: usize = 2;
@@ -88,22 +97,63 @@ fn minus(g: &Grid, a: usize, b: usize, x: usize) -> Vec<f64> {
 
 /// The deadlines met of `which` schemes by point, as notes.
 fn rows(g: &Grid, size: &Size, which: &[usize]) -> Vec<String> {
-    which.iter().map(|&s| format!("{} deadlines met by flows per query: {}", SCHEMES[s].label(), by_point(size.xs, &(0..size.xs.len()).map(|x| mean(met(g, s, x))).collect::<Vec<_>>()))).collect()
+    which
+        .iter()
+        .map(|&s| {
+            format!(
+                "{} deadlines met by flows per query: {}",
+                SCHEMES[s].label(),
+                by_point(size.xs, &(0..size.xs.len()).map(|x| mean(met(g, s, x))).collect::<Vec<_>>())
+            )
+        })
+        .collect()
 }
 
-const NEAR_OPTIMAL: Reading = Reading { key: "near-optimal", says: "PDQ has near-optimal application throughput", of: "optimal minus PDQ(Full), fraction of deadlines met", bound: Bound::at_most(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::SimilarDeadlines };
+const NEAR_OPTIMAL: Reading = Reading {
+    key: "near-optimal",
+    says: "PDQ has near-optimal application throughput",
+    of: "optimal minus PDQ(Full), fraction of deadlines met",
+    bound: Bound::at_most(SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::SimilarDeadlines,
+};
 
 fn near_optimal(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = flows_grid(lab, size)?;
     let gaps: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| minus(&g, OPT, FULL, x)).collect();
-    let checks = gaps.iter().enumerate().map(|(x, v)| Check::of(&NEAR_OPTIMAL, format!("{} flows per query: optimal minus PDQ(Full)", fmt(size.xs[x])), v.clone())).collect();
+    let checks = gaps
+        .iter()
+        .enumerate()
+        .map(|(x, v)| Check::of(&NEAR_OPTIMAL, format!("{} flows per query: optimal minus PDQ(Full)", fmt(size.xs[x])), v.clone()))
+        .collect();
     let m: Vec<f64> = gaps.iter().map(|v| 100.0 * mean(v.iter().copied())).collect();
     Some(Judged { value: format!("PDQ(Full) {} points below optimal", span(&m)), checks, notes: rows(&g, size, &[OPT, FULL]) })
 }
 
-const ES_HELPS: Reading = Reading { key: "es-effective", says: "PDQ(Basic) has much lower application throughput", of: "PDQ(ES) minus PDQ(Basic), fraction of deadlines met, at the most flows per query", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
-const ES_MUCH: Reading = Reading { key: "much-lower", says: "much lower application throughput", of: "PDQ(ES) minus PDQ(Basic), fraction of deadlines met, at the most flows per query", bound: Bound::above(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Significant };
-const ES_HEAVY: Reading = Reading { key: "especially-heavy", says: "especially during heavy system load", of: "PDQ(ES) minus PDQ(Basic) at the most flows per query, minus the same at the fewest", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const ES_HELPS: Reading = Reading {
+    key: "es-effective",
+    says: "PDQ(Basic) has much lower application throughput",
+    of: "PDQ(ES) minus PDQ(Basic), fraction of deadlines met, at the most flows per query",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const ES_MUCH: Reading = Reading {
+    key: "much-lower",
+    says: "much lower application throughput",
+    of: "PDQ(ES) minus PDQ(Basic), fraction of deadlines met, at the most flows per query",
+    bound: Bound::above(SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const ES_HEAVY: Reading = Reading {
+    key: "especially-heavy",
+    says: "especially during heavy system load",
+    of: "PDQ(ES) minus PDQ(Basic) at the most flows per query, minus the same at the fewest",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn early_start(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = flows_grid(lab, size)?;
@@ -111,7 +161,13 @@ fn early_start(lab: &Lab, size: &Size) -> Option<Judged> {
     let (hi, lo) = (minus(&g, ES, BASIC, last), minus(&g, ES, BASIC, 0));
     let at = |x: usize| format!("{} flows per query", fmt(size.xs[x]));
     Some(Judged {
-        value: format!("PDQ(ES) minus PDQ(Basic): {} points at {}, {} at {}", fmt(100.0 * mean(hi.iter().copied())), at(last), fmt(100.0 * mean(lo.iter().copied())), at(0)),
+        value: format!(
+            "PDQ(ES) minus PDQ(Basic): {} points at {}, {} at {}",
+            fmt(100.0 * mean(hi.iter().copied())),
+            at(last),
+            fmt(100.0 * mean(lo.iter().copied())),
+            at(0)
+        ),
         checks: vec![
             Check::of(&ES_HELPS, format!("{}: PDQ(ES) minus PDQ(Basic)", at(last)), hi.clone()),
             Check::of(&ES_MUCH, format!("{}: PDQ(ES) minus PDQ(Basic)", at(last)), hi.clone()),
@@ -121,18 +177,42 @@ fn early_start(lab: &Lab, size: &Size) -> Option<Judged> {
     })
 }
 
-const ET_HELPS: Reading = Reading { key: "et-improves", says: "Early Termination further improves performance", of: "PDQ(ES+ET) minus PDQ(ES), fraction of deadlines met, from 25 flows per query up", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const ET_HELPS: Reading = Reading {
+    key: "et-improves",
+    says: "Early Termination further improves performance",
+    of: "PDQ(ES+ET) minus PDQ(ES), fraction of deadlines met, from 25 flows per query up",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn early_termination(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = flows_grid(lab, size)?;
     let heavy: Vec<usize> = (0..size.xs.len()).filter(|&x| size.xs[x] >= 25.0).collect();
-    let checks: Vec<Check> = heavy.iter().map(|&x| Check::of(&ET_HELPS, format!("{} flows per query: PDQ(ES+ET) minus PDQ(ES)", fmt(size.xs[x])), minus(&g, ES_ET, ES, x))).collect();
+    let checks: Vec<Check> = heavy
+        .iter()
+        .map(|&x| Check::of(&ET_HELPS, format!("{} flows per query: PDQ(ES+ET) minus PDQ(ES)", fmt(size.xs[x])), minus(&g, ES_ET, ES, x)))
+        .collect();
     let m: Vec<f64> = heavy.iter().map(|&x| 100.0 * mean(minus(&g, ES_ET, ES, x))).collect();
     Some(Judged { value: format!("PDQ(ES+ET) {} points above PDQ(ES) from 25 flows per query", span(&m)), checks, notes: rows(&g, size, &[ES_ET, ES]) })
 }
 
-const FALLS: Reading = Reading { key: "decreases", says: "the application throughput of D3, RCP and TCP decreases significantly", of: "deadlines met at the fewest flows per query minus at the most, for D3, RCP and TCP", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
-const FALLS_MUCH: Reading = Reading { key: "significantly", says: "decreases significantly", of: "deadlines met at the fewest flows per query minus at the most, for D3, RCP and TCP", bound: Bound::above(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Significant };
+const FALLS: Reading = Reading {
+    key: "decreases",
+    says: "the application throughput of D3, RCP and TCP decreases significantly",
+    of: "deadlines met at the fewest flows per query minus at the most, for D3, RCP and TCP",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const FALLS_MUCH: Reading = Reading {
+    key: "significantly",
+    says: "decreases significantly",
+    of: "deadlines met at the fewest flows per query minus at the most, for D3, RCP and TCP",
+    bound: Bound::above(SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn baselines_fall(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = flows_grid(lab, size)?;
@@ -149,8 +229,22 @@ fn baselines_fall(lab: &Lab, size: &Size) -> Option<Judged> {
     Some(Judged { value: format!("falls (points): {}", value.join(", ")), checks, notes: rows(&g, size, &[5, 6, 7]) })
 }
 
-const SIZE_FALLS: Reading = Reading { key: "degrades", says: "the performance of deadline-agnostic schemes (TCP and RCP) degrades considerably", of: "deadlines met at the smallest mean flow size minus at the largest, for TCP and RCP", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
-const SIZE_FALLS_MUCH: Reading = Reading { key: "considerably", says: "degrades considerably", of: "deadlines met at the smallest mean flow size minus at the largest, for TCP and RCP", bound: Bound::above(SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Significant };
+const SIZE_FALLS: Reading = Reading {
+    key: "degrades",
+    says: "the performance of deadline-agnostic schemes (TCP and RCP) degrades considerably",
+    of: "deadlines met at the smallest mean flow size minus at the largest, for TCP and RCP",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const SIZE_FALLS_MUCH: Reading = Reading {
+    key: "considerably",
+    says: "degrades considerably",
+    of: "deadlines met at the smallest mean flow size minus at the largest, for TCP and RCP",
+    bound: Bound::above(SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn flow_size(lab: &Lab, size: &Size) -> Option<Judged> {
     let schemes = [Scheme::Optimal, Scheme::Pdq("full"), Scheme::Base(P::Rcp), Scheme::Base(P::Tcp)];
@@ -170,13 +264,22 @@ fn flow_size(lab: &Lab, size: &Size) -> Option<Judged> {
     let mut checks = Vec::new();
     let mut value = Vec::new();
     for s in 2..4 {
-        let fall: Vec<f64> = g.per_seed_outcome(s, 0, Outcome::deadlines_met).iter().zip(g.per_seed_outcome(s, last, Outcome::deadlines_met)).map(|(a, b)| a - b).collect();
+        let fall: Vec<f64> =
+            g.per_seed_outcome(s, 0, Outcome::deadlines_met).iter().zip(g.per_seed_outcome(s, last, Outcome::deadlines_met)).map(|(a, b)| a - b).collect();
         value.push(format!("{} {}", schemes[s].label(), fmt(100.0 * mean(fall.iter().copied()))));
         let what = format!("{}: deadlines met at mean {} KB minus at {} KB", schemes[s].label(), fmt(size.xs[0]), fmt(size.xs[last]));
         checks.push(Check::of(&SIZE_FALLS, what.clone(), fall.clone()));
         checks.push(Check::of(&SIZE_FALLS_MUCH, what, fall));
     }
-    let notes = (0..schemes.len()).map(|s| format!("{} deadlines met by mean size (KB): {}", schemes[s].label(), by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, Outcome::deadlines_met))).collect::<Vec<_>>()))).collect();
+    let notes = (0..schemes.len())
+        .map(|s| {
+            format!(
+                "{} deadlines met by mean size (KB): {}",
+                schemes[s].label(),
+                by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, Outcome::deadlines_met))).collect::<Vec<_>>())
+            )
+        })
+        .collect();
     Some(Judged { value: format!("falls from the smallest to the largest sizes (points): {}", value.join(", ")), checks, notes })
 }
 
@@ -188,7 +291,8 @@ const RCP_COUNTS: Applied = Applied {
     why: "PDQ section 5.1: \"We implement RCP [10] and optimize it by counting the exact number of flows at switches\"",
 };
 
-const CHOICES: &str = "PDQ's open choices as docs/protocols/pdq.md lists them; RTOs 1 ms and the RTT settings of PDQ, RCP and D3 200 us (the tree's round trip exceeds 200 us)";
+const CHOICES: &str =
+    "PDQ's open choices as docs/protocols/pdq.md lists them; RTOs 1 ms and the RTT settings of PDQ, RCP and D3 200 us (the tree's round trip exceeds 200 us)";
 const MANY_FLOWS: &str = "beyond 11 flows per query every other server sends several flows of a query (the paper assigns f flows to n senders at random; footnote 6, cut in the excerpt)";
 const PAPER_SIZE: &str = "the paper's 12-server tree; its number of queries per run is not stated";
 const QUERIES: Setting = Setting {
@@ -214,6 +318,7 @@ pub fn claims() -> Vec<Claim> {
         setting,
         applied: &[RCP_COUNTS],
         variants: &[],
+        discussion: "",
         measure,
     };
     vec![

@@ -47,7 +47,11 @@ fn seamless(lab: &Lab, size: &Size) -> Option<Judged> {
     let mut checks = Vec::new();
     for i in 0..n {
         let gaps: Vec<f64> = ends.iter().map(|e| if i == 0 { e[0] } else { e[i] - e[i - 1] }).collect();
-        checks.push(Check::of(&SEAMLESS_GAP, format!("flow {} ends after {} (ms)", i + 1, if i == 0 { "the start".to_string() } else { format!("flow {i}") }), gaps));
+        checks.push(Check::of(
+            &SEAMLESS_GAP,
+            format!("flow {} ends after {} (ms)", i + 1, if i == 0 { "the start".to_string() } else { format!("flow {i}") }),
+            gaps,
+        ));
     }
     let over: Vec<f64> = ends.iter().map(|e| 1000.0 * (e.last().copied().unwrap_or(f64::NAN) - 80.0)).collect();
     checks.push(Check::of(&SEAMLESS_OVERHEAD, "last flow's end minus 80 ms (us)", over.clone()));
@@ -118,7 +122,14 @@ const INCAST_SERIAL: Reading = Reading {
     kind: Kind::Value,
     rule: Rule::Significant,
 };
-const INCAST_SERIAL_ORDER: Reading = Reading { key: "serial-order", says: "improves the average individual flow completion times", of: "DCTCP's mean individual flow completion time over pFabric's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const INCAST_SERIAL_ORDER: Reading = Reading {
+    key: "serial-order",
+    says: "improves the average individual flow completion times",
+    of: "DCTCP's mean individual flow completion time over pFabric's",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn incast_81ms(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &[P::Pfabric], |p, _, x| incast(lab, *p, x), true)?;
@@ -139,7 +150,11 @@ fn incast_schemes(lab: &Lab, size: &Size) -> Option<Judged> {
         let (dc_rct, dc_fct) = requests(g.at(1, xi));
         d_all.push(mean(dc_rct.iter().copied()));
         checks.push(Check::of(&INCAST_DCTCP_80, format!("{} senders: DCTCP's request completion (ms)", fmt(*x)), dc_rct.clone()));
-        checks.push(Check::of(&INCAST_DCTCP_BEST, format!("{} senders: pFabric minus DCTCP, request completion (ms), request by request", fmt(*x)), pf_rct.iter().zip(&dc_rct).map(|(a, b)| a - b).collect()));
+        checks.push(Check::of(
+            &INCAST_DCTCP_BEST,
+            format!("{} senders: pFabric minus DCTCP, request completion (ms), request by request", fmt(*x)),
+            pf_rct.iter().zip(&dc_rct).map(|(a, b)| a - b).collect(),
+        ));
         let r: Vec<f64> = dc_fct.iter().zip(&pf_fct).map(|(d, p)| d / p).collect();
         ratios.push(mean(r.iter().copied()));
         checks.push(Check::of(&INCAST_SERIAL_ORDER, format!("{} senders: DCTCP / pFabric mean individual FCT, request by request", fmt(*x)), r.clone()));
@@ -154,11 +169,46 @@ fn incast_schemes(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // ---------------------------------------------------------- probe mode
 
-const PROBE_LOW: Reading = Reading { key: "4.8%", says: "rises sharply from ∼4.8%", of: "loss rate without probe mode at the fewest flows", bound: approx(0.048), kind: Kind::Value, rule: Rule::Approx };
-const PROBE_HIGH: Reading = Reading { key: "38.5%", says: "to ∼38.5% as the number of flows increases", of: "loss rate without probe mode at 50 flows", bound: approx(0.385), kind: Kind::Value, rule: Rule::Approx };
-const PROBE_RISES: Reading = Reading { key: "rises", says: "rises sharply", of: "loss rate without probe mode, at 50 flows minus at the fewest", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
-const PROBE_UNDER: Reading = Reading { key: "under-5.5%", says: "to under 5.5% with 50 flows", of: "loss rate with probe mode at 50 flows", bound: Bound::below(0.055), kind: Kind::Value, rule: Rule::Literal };
-const PROBE_LOWERS: Reading = Reading { key: "significantly-lowers", says: "the probe mode significantly lowers the loss rate", of: "loss rate without probe mode over with, at 50 flows", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const PROBE_LOW: Reading = Reading {
+    key: "4.8%",
+    says: "rises sharply from ∼4.8%",
+    of: "loss rate without probe mode at the fewest flows",
+    bound: approx(0.048),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const PROBE_HIGH: Reading = Reading {
+    key: "38.5%",
+    says: "to ∼38.5% as the number of flows increases",
+    of: "loss rate without probe mode at 50 flows",
+    bound: approx(0.385),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const PROBE_RISES: Reading = Reading {
+    key: "rises",
+    says: "rises sharply",
+    of: "loss rate without probe mode, at 50 flows minus at the fewest",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const PROBE_UNDER: Reading = Reading {
+    key: "under-5.5%",
+    says: "to under 5.5% with 50 flows",
+    of: "loss rate with probe mode at 50 flows",
+    bound: Bound::below(0.055),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
+const PROBE_LOWERS: Reading = Reading {
+    key: "significantly-lowers",
+    says: "the probe mode significantly lowers the loss rate",
+    of: "loss rate without probe mode over with, at 50 flows",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn probe_mode(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
@@ -182,7 +232,11 @@ fn probe_mode(lab: &Lab, size: &Size) -> Option<Judged> {
     let checks = vec![
         Check::of(&PROBE_LOW, format!("{}: loss without probe mode", at(size.xs[0])), without_lo.clone()),
         Check::of(&PROBE_HIGH, format!("{}: loss without probe mode", at(size.xs[last])), without_hi.clone()),
-        Check::of(&PROBE_RISES, format!("loss without probe mode, {} minus {}", at(size.xs[last]), at(size.xs[0])), without_hi.iter().zip(&without_lo).map(|(a, b)| a - b).collect()),
+        Check::of(
+            &PROBE_RISES,
+            format!("loss without probe mode, {} minus {}", at(size.xs[last]), at(size.xs[0])),
+            without_hi.iter().zip(&without_lo).map(|(a, b)| a - b).collect(),
+        ),
         Check::of(&PROBE_UNDER, format!("{}: loss with probe mode", at(size.xs[last])), with_hi.clone()),
         Check::of(&PROBE_LOWERS, format!("{}: loss without / with probe mode", at(size.xs[last])), lowers),
     ];
@@ -191,7 +245,10 @@ fn probe_mode(lab: &Lab, size: &Size) -> Option<Judged> {
     Some(Judged {
         value: format!("loss without probe mode {}% to {}%, with it {}% at {}", fmt(w[0]), fmt(w[last]), fmt(p[last]), at(size.xs[last])),
         checks,
-        notes: vec![format!("loss (%) without probe mode by flows: {}", by_point(size.xs, &w)), format!("loss (%) with probe mode by flows: {}", by_point(size.xs, &p))],
+        notes: vec![
+            format!("loss (%) without probe mode by flows: {}", by_point(size.xs, &w)),
+            format!("loss (%) with probe mode by flows: {}", by_point(size.xs, &p)),
+        ],
     })
 }
 
@@ -209,10 +266,14 @@ fn fig7<'a>(lab: &'a Lab, size: &Size, scenario: &str) -> Option<Grid<'a>> {
     grid(lab, size, &FIG7, |p, _, x| with(&lab.scenario(scenario), *p, x), false)
 }
 
-const WS_IDEAL: [Reading; 3] = range_readings(0.007, 0.178, "within ∼0.7", "17.8% of the Ideal scheme for the web search workload", "pFabric's mean normalized FCT over Ideal's, minus 1");
-const DM_IDEAL: [Reading; 3] = range_readings(0.017, 0.106, "within ∼1.7", "10.6% for the data mining workload", "pFabric's mean normalized FCT over Ideal's, minus 1");
-const WS_PDQ: [Reading; 3] = range_readings(0.19, 0.39, "∼19", "39% lower in the web search workload", "1 minus pFabric's mean normalized FCT over PDQ's (Figure 7's metric)");
-const DM_PDQ: [Reading; 3] = range_readings(0.40, 0.50, "∼40", "50% lower in the data mining workload", "1 minus pFabric's mean normalized FCT over PDQ's (Figure 7's metric)");
+const WS_IDEAL: [Reading; 3] =
+    range_readings(0.007, 0.178, "within ∼0.7", "17.8% of the Ideal scheme for the web search workload", "pFabric's mean normalized FCT over Ideal's, minus 1");
+const DM_IDEAL: [Reading; 3] =
+    range_readings(0.017, 0.106, "within ∼1.7", "10.6% for the data mining workload", "pFabric's mean normalized FCT over Ideal's, minus 1");
+const WS_PDQ: [Reading; 3] =
+    range_readings(0.19, 0.39, "∼19", "39% lower in the web search workload", "1 minus pFabric's mean normalized FCT over PDQ's (Figure 7's metric)");
+const DM_PDQ: [Reading; 3] =
+    range_readings(0.40, 0.50, "∼40", "50% lower in the data mining workload", "1 minus pFabric's mean normalized FCT over PDQ's (Figure 7's metric)");
 
 /// "pFabric within ∼lo-hi% of Ideal" on `scenario`.
 fn near_ideal(lab: &Lab, size: &Size, scenario: &str, r: &[Reading; 3]) -> Option<Judged> {
@@ -262,8 +323,22 @@ fn dm_below_pdq(lab: &Lab, size: &Size) -> Option<Judged> {
     below_pdq(lab, size, "datamining-leaf-spine", &DM_PDQ)
 }
 
-const BETTER_ORDER: Reading = Reading { key: "better", says: "is significantly better than for the other schemes", of: "each other scheme's mean normalized FCT over pFabric's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const BETTER_SIGNIFICANT: Reading = Reading { key: "significantly", says: "significantly better than for the other schemes", of: "each other scheme's mean normalized FCT over pFabric's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const BETTER_ORDER: Reading = Reading {
+    key: "better",
+    says: "is significantly better than for the other schemes",
+    of: "each other scheme's mean normalized FCT over pFabric's",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const BETTER_SIGNIFICANT: Reading = Reading {
+    key: "significantly",
+    says: "significantly better than for the other schemes",
+    of: "each other scheme's mean normalized FCT over pFabric's",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn better_than_others(lab: &Lab, size: &Size) -> Option<Judged> {
     // Both grids are asked for before either is unwrapped: in the lab's
@@ -294,7 +369,14 @@ const SHORT_TAIL: Reading = Reading {
     kind: Kind::Value,
     rule: Rule::Comparable,
 };
-const LONG_MEAN: Reading = Reading { key: "long-mean", says: "while still minimizing average flow completion time for long flows", of: "pFabric's mean normalized FCT of flows above 10 MB over Ideal's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const LONG_MEAN: Reading = Reading {
+    key: "long-mean",
+    says: "while still minimizing average flow completion time for long flows",
+    of: "pFabric's mean normalized FCT of flows above 10 MB over Ideal's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
 
 fn short_and_long(lab: &Lab, size: &Size) -> Option<Judged> {
     // Both grids are asked for before either is unwrapped: in the lab's
@@ -313,12 +395,23 @@ fn short_and_long(lab: &Lab, size: &Size) -> Option<Judged> {
             checks.push(Check::of(&LONG_MEAN, format!("{w}, load {}: pFabric / Ideal mean normalized FCT, flows above 10 MB", fmt(*l)), m));
         }
     }
-    Some(Judged { value: format!("pFabric / Ideal: short flows' 99th percentile {}, long flows' mean {}", span(&tail), span(&long)), checks, notes: Vec::new() })
+    Some(Judged {
+        value: format!("pFabric / Ideal: short flows' 99th percentile {}, long flows' mean {}", span(&tail), span(&long)),
+        checks,
+        notes: Vec::new(),
+    })
 }
 
 // -------------------------------------------------- PDQ's handshake
 
-const TWO_RTTS: Reading = Reading { key: "at-least-two", says: "PDQ's normalized FCT is at-least two", of: "normalized FCT of a one-packet flow alone on the fabric under PDQ", bound: Bound::at_least(2.0), kind: Kind::Value, rule: Rule::Literal };
+const TWO_RTTS: Reading = Reading {
+    key: "at-least-two",
+    says: "PDQ's normalized FCT is at-least two",
+    of: "normalized FCT of a one-packet flow alone on the fabric under PDQ",
+    bound: Bound::at_least(2.0),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn pdq_one_packet(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
@@ -334,7 +427,11 @@ fn pdq_one_packet(lab: &Lab, size: &Size) -> Option<Judged> {
         false,
     )?;
     let v = g.per_seed(0, 0, |s| s.all.mean_slowdown);
-    Some(Judged { value: format!("normalized FCT {}", span(&v)), checks: vec![Check::of(&TWO_RTTS, "normalized FCT of the one-packet flow (one sample per seed: its hosts and path)", v)], notes: Vec::new() })
+    Some(Judged {
+        value: format!("normalized FCT {}", span(&v)),
+        checks: vec![Check::of(&TWO_RTTS, "normalized FCT of the one-packet flow (one sample per seed: its hosts and path)", v)],
+        notes: Vec::new(),
+    })
 }
 
 // -------------------------------------------------------------- registry
@@ -350,7 +447,8 @@ const PHOST_TIMING: Variant = Variant {
     settings: &[Applied { path: "topology.propagation_ns", value: "200", why: "pHost section 4.1" }],
 };
 const LEAF_SPINE: &str = "144 hosts, 9 racks of 16 under 4 spines, 10 Gbps host links and 40 Gbps fabric links, cut-through, per-packet spraying (the pHost authors' simulator, which builds on pFabric's); each port sends at its own rate once a header is in";
-const MAX_CWND: &str = "pFabric's largest window 15 packets (`max_cwnd`, the pHost authors' pFabric configuration; the paper states initCwnd 12 and leaves the largest open)";
+const MAX_CWND: &str =
+    "pFabric's largest window 15 packets (`max_cwnd`, the pHost authors' pFabric configuration; the paper states initCwnd 12 and leaves the largest open)";
 const FIG7_DEVIATIONS: &[&str] = &[LEAF_SPINE, MAX_CWND, "PDQ with Early Start, Early Termination and Suppressed Probing on the leaf-spine (per-flow paths; its open choices as docs/protocols/pdq.md lists them); TCP-DropTail is NewReno with SACK-like recovery on 225 KB ports (Table 1)"];
 const ALL_LOADS: &[f64] = &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
@@ -383,7 +481,12 @@ const INCAST: Setting = Setting {
     quick: INCAST_QUICK,
     full: INCAST_FULL,
     paper_size: "10,000 requests of 100 MB at each number of senders (the scenario file's default); here fewer, each request one sample",
-    deviations: &[LEAF_SPINE, "100 MB counted on the wire (66,667 packets of 1500 B), so the ideal is 80 ms", "store-and-forward switches (the scenario's choice)", "a request's senders and receiver are drawn at random per request"],
+    deviations: &[
+        LEAF_SPINE,
+        "100 MB counted on the wire (66,667 packets of 1500 B), so the ideal is 80 ms",
+        "store-and-forward switches (the scenario's choice)",
+        "a request's senders and receiver are drawn at random per request",
+    ],
 };
 
 const SEAMLESS: Setting = Setting {
@@ -392,7 +495,10 @@ const SEAMLESS: Setting = Setting {
     quick: Size { flows: &[], seeds: &[1, 2, 3], xs: &[], requests: 0, per_scenario: &[] },
     full: Size { flows: &[], seeds: &[1, 2, 3, 4, 5], xs: &[], requests: 0, per_scenario: &[] },
     paper_size: "the same 5 flows of 20 MB to one destination",
-    deviations: &["20 MB counted on the wire (13,334 packets of 1500 B), how the paper's 80 ms comes out", "one 10 Gbps bottleneck behind which the five senders sit (the scenario's topology), 200 ns per link"],
+    deviations: &[
+        "20 MB counted on the wire (13,334 packets of 1500 B), how the paper's 80 ms comes out",
+        "one 10 Gbps bottleneck behind which the five senders sit (the scenario's topology), 200 ns per link",
+    ],
 };
 
 const PROBE: Setting = Setting {
@@ -401,7 +507,11 @@ const PROBE: Setting = Setting {
     quick: Size { flows: &[], seeds: &[1, 2], xs: &[5.0, 50.0], requests: 0, per_scenario: &[] },
     full: Size { flows: &[], seeds: &[1, 2, 3], xs: &[5.0, 10.0, 20.0, 30.0, 40.0, 50.0], requests: 0, per_scenario: &[] },
     paper_size: "up to 50 flows of 20 MB to one destination port; the fewest flows of Figure 5(b) are not stated in the excerpt (5 here)",
-    deviations: &["20 MB counted on the wire (13,334 packets of 1500 B)", "probe mode after 5 consecutive timeouts (the paper says \"several\")", "one 10 Gbps bottleneck, store-and-forward"],
+    deviations: &[
+        "20 MB counted on the wire (13,334 packets of 1500 B)",
+        "probe mode after 5 consecutive timeouts (the paper says \"several\")",
+        "one 10 Gbps bottleneck, store-and-forward",
+    ],
 };
 
 const ONE_PACKET: Setting = Setting {
@@ -427,6 +537,7 @@ pub fn claims() -> Vec<Claim> {
         setting,
         applied: &[PFABRIC_RTT],
         variants: &[PHOST_TIMING],
+        discussion: "",
         measure,
     };
     vec![
@@ -442,6 +553,7 @@ pub fn claims() -> Vec<Claim> {
             setting: SEAMLESS,
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: seamless,
         },
         Claim {
@@ -456,6 +568,7 @@ pub fn claims() -> Vec<Claim> {
             setting: Setting { quick: Size { xs: &[50.0], ..INCAST_QUICK }, full: Size { xs: &[50.0], ..INCAST_FULL }, ..INCAST },
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: incast_81ms,
         },
         Claim {
@@ -470,6 +583,7 @@ pub fn claims() -> Vec<Claim> {
             setting: INCAST,
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: incast_schemes,
         },
         Claim {
@@ -484,6 +598,7 @@ pub fn claims() -> Vec<Claim> {
             setting: PROBE,
             applied: &[],
             variants: &[],
+            discussion: "",
             measure: probe_mode,
         },
         figure7(
@@ -543,6 +658,7 @@ pub fn claims() -> Vec<Claim> {
             setting: FIG7_BOTH,
             applied: &[PFABRIC_RTT],
             variants: &[PHOST_TIMING],
+            discussion: "",
             measure: short_and_long,
         },
         Claim {
@@ -557,6 +673,7 @@ pub fn claims() -> Vec<Claim> {
             setting: ONE_PACKET,
             applied: &[PFABRIC_RTT],
             variants: &[],
+            discussion: "",
             measure: pdq_one_packet,
         },
     ]

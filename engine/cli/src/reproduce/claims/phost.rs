@@ -38,7 +38,14 @@ fn defaults<'a>(lab: &'a Lab, size: &Size) -> Option<Grid<'a>> {
 
 // ------------------------------------------------------- Figures 3, 4
 
-const WITHIN_4: Reading = Reading { key: "within-4%", says: "within 4% for typical conditions", of: "pHost's mean slowdown over pFabric's", bound: within(0.04), kind: Kind::Value, rule: Rule::Literal };
+const WITHIN_4: Reading = Reading {
+    key: "within-4%",
+    says: "within 4% for typical conditions",
+    of: "pHost's mean slowdown over pFabric's",
+    bound: within(0.04),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn near_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = defaults(lab, size)?;
@@ -49,7 +56,14 @@ fn near_pfabric(lab: &Lab, size: &Size) -> Option<Judged> {
 }
 
 const FP_RANGE: [Reading; 3] = range_readings(1.3, 4.0, "1.3–4× better than Fastpass", "1.3–4× better than Fastpass", "Fastpass's mean slowdown over pHost's");
-const COMPARABLE_PF: Reading = Reading { key: "comparable", says: "pHost performs comparable to pFabric", of: "pHost's mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const COMPARABLE_PF: Reading = Reading {
+    key: "comparable",
+    says: "pHost performs comparable to pFabric",
+    of: "pHost's mean slowdown over pFabric's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
 
 fn vs_fastpass(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = defaults(lab, size)?;
@@ -76,9 +90,24 @@ fn split_slowdown(o: &Outcome, workload: NamedCdf, long: bool) -> f64 {
     mean(o.records.iter().filter(|r| !r.background && is_long(r, workload) == long).filter_map(|r| r.slowdown()))
 }
 
-const LONG_COMPARABLE: Reading = Reading { key: "long-comparable", says: "All the three schemes have similar performance for long flows", of: "pFabric's and Fastpass's long flows' mean slowdown over pHost's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
-const SHORT_COMPARABLE: Reading = Reading { key: "short-similar", says: "pHost performs similar to pFabric", of: "pHost's short flows' mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
-const SHORT_FP: [Reading; 3] = range_readings(1.3, 4.0, "1.3–4× better than Fastpass", "1.3–4× better than Fastpass", "Fastpass's short flows' mean slowdown over pHost's");
+const LONG_COMPARABLE: Reading = Reading {
+    key: "long-comparable",
+    says: "All the three schemes have similar performance for long flows",
+    of: "pFabric's and Fastpass's long flows' mean slowdown over pHost's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const SHORT_COMPARABLE: Reading = Reading {
+    key: "short-similar",
+    says: "pHost performs similar to pFabric",
+    of: "pHost's short flows' mean slowdown over pFabric's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const SHORT_FP: [Reading; 3] =
+    range_readings(1.3, 4.0, "1.3–4× better than Fastpass", "1.3–4× better than Fastpass", "Fastpass's short flows' mean slowdown over pHost's");
 
 fn flow_sizes(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = defaults(lab, size)?;
@@ -90,22 +119,61 @@ fn flow_sizes(lab: &Lab, size: &Size) -> Option<Judged> {
         let split = |s: usize, long: bool| g.per_seed_outcome(s, x, |o| split_slowdown(o, w, long));
         let ratio = |a: Vec<f64>, b: Vec<f64>| a.iter().zip(&b).map(|(p, q)| p / q).collect::<Vec<f64>>();
         for (s, name) in [(PF, "pFabric"), (FP, "Fastpass")] {
-            checks.push(Check::of(&LONG_COMPARABLE, format!("{}: {name} / pHost, long flows' mean slowdown", wl(size, x)), ratio(split(s, true), split(PH, true))));
+            checks.push(Check::of(
+                &LONG_COMPARABLE,
+                format!("{}: {name} / pHost, long flows' mean slowdown", wl(size, x)),
+                ratio(split(s, true), split(PH, true)),
+            ));
         }
-        checks.push(Check::of(&SHORT_COMPARABLE, format!("{}: pHost / pFabric, short flows' mean slowdown", wl(size, x)), ratio(split(PH, false), split(PF, false))));
+        checks.push(Check::of(
+            &SHORT_COMPARABLE,
+            format!("{}: pHost / pFabric, short flows' mean slowdown", wl(size, x)),
+            ratio(split(PH, false), split(PF, false)),
+        ));
         short_fp.push(ratio(split(FP, false), split(PH, false)));
-        notes.push(format!("{}: mean slowdown of short / long flows: pFabric {} / {}, pHost {} / {}, Fastpass {} / {}", wl(size, x), fmt(mean(split(PF, false))), fmt(mean(split(PF, true))), fmt(mean(split(PH, false))), fmt(mean(split(PH, true))), fmt(mean(split(FP, false))), fmt(mean(split(FP, true)))));
+        notes.push(format!(
+            "{}: mean slowdown of short / long flows: pFabric {} / {}, pHost {} / {}, Fastpass {} / {}",
+            wl(size, x),
+            fmt(mean(split(PF, false))),
+            fmt(mean(split(PF, true))),
+            fmt(mean(split(PH, false))),
+            fmt(mean(split(PH, true))),
+            fmt(mean(split(FP, false))),
+            fmt(mean(split(FP, true)))
+        ));
     }
-    checks.extend(range_checks(&SHORT_FP[0], &SHORT_FP[1], &SHORT_FP[2], "Fastpass / pHost, short flows' mean slowdown", &short_fp, |i| wl(size, i).to_string()));
+    checks
+        .extend(range_checks(&SHORT_FP[0], &SHORT_FP[1], &SHORT_FP[2], "Fastpass / pHost, short flows' mean slowdown", &short_fp, |i| wl(size, i).to_string()));
     let m: Vec<f64> = short_fp.iter().map(|v| mean(v.iter().copied())).collect();
     Some(Judged { value: format!("short flows: Fastpass/pHost {}", span(&m)), checks, notes })
 }
 
 // ---------------------------------------------------- drops, Figure 5(f)
 
-const DROPS_FIRST: Reading = Reading { key: "61%", says: "the first (61%)", of: "share of pFabric's data drops at the first hop (host NIC)", bound: approx(0.61), kind: Kind::Value, rule: Rule::Approx };
-const DROPS_LAST: Reading = Reading { key: "39%", says: "and last (39%) hop queue", of: "share of pFabric's data drops at the last hop (ToR downlink)", bound: approx(0.39), kind: Kind::Value, rule: Rule::Approx };
-const ZERO_FIRST: Reading = Reading { key: "zero-first-hop", says: "both protocols experience zero drops at the first hop", of: "data drops at the first hop under pHost and Fastpass", bound: Bound::range(0.0, 0.0), kind: Kind::Value, rule: Rule::Literal };
+const DROPS_FIRST: Reading = Reading {
+    key: "61%",
+    says: "the first (61%)",
+    of: "share of pFabric's data drops at the first hop (host NIC)",
+    bound: approx(0.61),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const DROPS_LAST: Reading = Reading {
+    key: "39%",
+    says: "and last (39%) hop queue",
+    of: "share of pFabric's data drops at the last hop (ToR downlink)",
+    bound: approx(0.39),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const ZERO_FIRST: Reading = Reading {
+    key: "zero-first-hop",
+    says: "both protocols experience zero drops at the first hop",
+    of: "data drops at the first hop under pHost and Fastpass",
+    bound: Bound::range(0.0, 0.0),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = defaults(lab, size)?;
@@ -124,20 +192,38 @@ fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
         (0..4).map(|h| d.iter().map(|v| v[h]).sum::<u64>().to_string()).collect::<Vec<_>>().join(" / ")
     };
     Some(Judged {
-        value: format!("pFabric's drops {}% first hop, {}% last; first-hop drops pHost {}, Fastpass {}", fmt(100.0 * mean(first.iter().copied())), fmt(100.0 * mean(last.iter().copied())), fmt(mean(ph.iter().copied())), fmt(mean(fp.iter().copied()))),
+        value: format!(
+            "pFabric's drops {}% first hop, {}% last; first-hop drops pHost {}, Fastpass {}",
+            fmt(100.0 * mean(first.iter().copied())),
+            fmt(100.0 * mean(last.iter().copied())),
+            fmt(mean(ph.iter().copied())),
+            fmt(mean(fp.iter().copied()))
+        ),
         checks: vec![
             Check::of(&DROPS_FIRST, "web search: pFabric's first-hop share of its data drops", first),
             Check::of(&DROPS_LAST, "web search: pFabric's last-hop share of its data drops", last),
             Check::of(&ZERO_FIRST, "web search: pHost's first-hop data drops", ph),
             Check::of(&ZERO_FIRST, "web search: Fastpass's first-hop data drops", fp),
         ],
-        notes: vec![format!("data drops at hops 1 / 2 / 3 / 4 (NIC, ToR up, spine down, ToR down), all seeds: pFabric {}, pHost {}, Fastpass {}", hops(PF), hops(PH), hops(FP))],
+        notes: vec![format!(
+            "data drops at hops 1 / 2 / 3 / 4 (NIC, ToR up, spine down, ToR down), all seeds: pFabric {}, pHost {}, Fastpass {}",
+            hops(PF),
+            hops(PH),
+            hops(FP)
+        )],
     })
 }
 
 // ----------------------------------------------------- deadlines, 5(c)
 
-const DEADLINES_2PCT: Reading = Reading { key: "2%", says: "the maximum difference in performance between any two protocols being 2%", of: "largest minus smallest fraction of deadlines met among the three", bound: Bound::range(0.0, SIMILAR_DEADLINES), kind: Kind::Value, rule: Rule::Literal };
+const DEADLINES_2PCT: Reading = Reading {
+    key: "2%",
+    says: "the maximum difference in performance between any two protocols being 2%",
+    of: "largest minus smallest fraction of deadlines met among the three",
+    bound: Bound::range(0.0, SIMILAR_DEADLINES),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn deadlines(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &SCHEMES, |p, _, x| workload(with(&lab.scenario("phost-deadlines"), *p, f64::NAN), x), false)?;
@@ -146,36 +232,92 @@ fn deadlines(lab: &Lab, size: &Size) -> Option<Judged> {
     let mut spreads = Vec::new();
     for x in 0..size.xs.len() {
         let met: Vec<Vec<f64>> = (0..3).map(|s| g.per_seed_outcome(s, x, Outcome::deadlines_met)).collect();
-        let spread: Vec<f64> = (0..size.seeds.len()).map(|k| {
-            let v = [met[0][k], met[1][k], met[2][k]];
-            v.iter().copied().fold(f64::NEG_INFINITY, f64::max) - v.iter().copied().fold(f64::INFINITY, f64::min)
-        }).collect();
+        let spread: Vec<f64> = (0..size.seeds.len())
+            .map(|k| {
+                let v = [met[0][k], met[1][k], met[2][k]];
+                v.iter().copied().fold(f64::NEG_INFINITY, f64::max) - v.iter().copied().fold(f64::INFINITY, f64::min)
+            })
+            .collect();
         spreads.push(mean(spread.iter().copied()));
         checks.push(Check::of(&DEADLINES_2PCT, format!("{}: largest minus smallest fraction of deadlines met", wl(size, x)), spread));
-        notes.push(format!("{}: deadlines met pFabric {}, pHost {}, Fastpass {}", wl(size, x), fmt(mean(met[0].iter().copied())), fmt(mean(met[1].iter().copied())), fmt(mean(met[2].iter().copied()))));
+        notes.push(format!(
+            "{}: deadlines met pFabric {}, pHost {}, Fastpass {}",
+            wl(size, x),
+            fmt(mean(met[0].iter().copied())),
+            fmt(mean(met[1].iter().copied())),
+            fmt(mean(met[2].iter().copied()))
+        ));
     }
     Some(Judged { value: format!("the three {} apart in deadlines met", span(&spreads)), checks, notes })
 }
 
 // ------------------------------------------------------ bimodal, Fig 8
 
-const MATCHES: Reading = Reading { key: "matches", says: "pHost once again matches pFabric's performance over the spectrum of test cases", of: "pHost's mean slowdown over pFabric's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
-const FP_SIMILAR_LONG: Reading = Reading { key: "fastpass-similar", says: "Fastpass performs similar to pHost and pFabric when there are 90% long flows", of: "Fastpass's mean slowdown over pHost's with 10% short flows", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
-const FP_WORSE: Reading = Reading { key: "fastpass-worse", says: "gets significantly worse as the fraction of short flows increases", of: "Fastpass's mean slowdown over pHost's with the most short flows", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
-const FP_WORSENS: Reading = Reading { key: "fastpass-worsens", says: "gets significantly worse as the fraction of short flows increases", of: "Fastpass / pHost with the most short flows minus with 10%", bound: Bound::above(0.0), kind: Kind::Order, rule: Rule::Ordering };
+const MATCHES: Reading = Reading {
+    key: "matches",
+    says: "pHost once again matches pFabric's performance over the spectrum of test cases",
+    of: "pHost's mean slowdown over pFabric's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const FP_SIMILAR_LONG: Reading = Reading {
+    key: "fastpass-similar",
+    says: "Fastpass performs similar to pHost and pFabric when there are 90% long flows",
+    of: "Fastpass's mean slowdown over pHost's with 10% short flows",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const FP_WORSE: Reading = Reading {
+    key: "fastpass-worse",
+    says: "gets significantly worse as the fraction of short flows increases",
+    of: "Fastpass's mean slowdown over pHost's with the most short flows",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const FP_WORSENS: Reading = Reading {
+    key: "fastpass-worsens",
+    says: "gets significantly worse as the fraction of short flows increases",
+    of: "Fastpass / pHost with the most short flows minus with 10%",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn bimodal(lab: &Lab, size: &Size) -> Option<Judged> {
-    let g = grid(lab, size, &SCHEMES, |p, _, f| with(&lab.scenario("phost-bimodal"), *p, f64::NAN).with_field("workload.sizes.short_fraction", f.into()).expect("a bimodal workload"), false)?;
-    let mut checks: Vec<Check> = (0..size.xs.len()).map(|x| Check::of(&MATCHES, format!("{}% short flows: pHost / pFabric mean slowdown", fmt(100.0 * size.xs[x])), g.ratio(PH, PF, x, |s| s.all.mean_slowdown))).collect();
+    let g = grid(
+        lab,
+        size,
+        &SCHEMES,
+        |p, _, f| with(&lab.scenario("phost-bimodal"), *p, f64::NAN).with_field("workload.sizes.short_fraction", f.into()).expect("a bimodal workload"),
+        false,
+    )?;
+    let mut checks: Vec<Check> = (0..size.xs.len())
+        .map(|x| {
+            Check::of(&MATCHES, format!("{}% short flows: pHost / pFabric mean slowdown", fmt(100.0 * size.xs[x])), g.ratio(PH, PF, x, |s| s.all.mean_slowdown))
+        })
+        .collect();
     let ten = size.xs.iter().position(|f| *f == 0.1).expect("the 10% point");
     let last = size.xs.len() - 1;
     let (a, b) = (g.ratio(FP, PH, ten, |s| s.all.mean_slowdown), g.ratio(FP, PH, last, |s| s.all.mean_slowdown));
     checks.push(Check::of(&FP_SIMILAR_LONG, "10% short flows: Fastpass / pHost mean slowdown", a.clone()));
     checks.push(Check::of(&FP_WORSE, format!("{}% short flows: Fastpass / pHost mean slowdown", fmt(100.0 * size.xs[last])), b.clone()));
-    checks.push(Check::of(&FP_WORSENS, format!("Fastpass / pHost at {}% short minus at 10%", fmt(100.0 * size.xs[last])), b.iter().zip(&a).map(|(p, q)| p - q).collect()));
+    checks.push(Check::of(
+        &FP_WORSENS,
+        format!("Fastpass / pHost at {}% short minus at 10%", fmt(100.0 * size.xs[last])),
+        b.iter().zip(&a).map(|(p, q)| p - q).collect(),
+    ));
     let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(s, x, |m| m.all.mean_slowdown)).collect::<Vec<_>>());
     Some(Judged {
-        value: format!("pHost/pFabric {}, Fastpass/pHost {} (10% short) to {} ({}% short)", span(&(0..size.xs.len()).map(|x| mean(g.ratio(PH, PF, x, |s| s.all.mean_slowdown))).collect::<Vec<_>>()), fmt(mean(a)), fmt(mean(b)), fmt(100.0 * size.xs[last])),
+        value: format!(
+            "pHost/pFabric {}, Fastpass/pHost {} (10% short) to {} ({}% short)",
+            span(&(0..size.xs.len()).map(|x| mean(g.ratio(PH, PF, x, |s| s.all.mean_slowdown))).collect::<Vec<_>>()),
+            fmt(mean(a)),
+            fmt(mean(b)),
+            fmt(100.0 * size.xs[last])
+        ),
         checks,
         notes: vec![format!("mean slowdown by fraction of short flows: pFabric {}", row(PF)), format!("pHost {}", row(PH)), format!("Fastpass {}", row(FP))],
     })
@@ -183,9 +325,30 @@ fn bimodal(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // -------------------------------------------------- permutation, Fig 9
 
-const PERM_PF: Reading = Reading { key: "beats-pfabric", says: "pHost significantly outperforms both pFabric and Fastpass", of: "pFabric's mean slowdown over pHost's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const PERM_FP: Reading = Reading { key: "beats-fastpass", says: "pHost significantly outperforms both pFabric and Fastpass", of: "Fastpass's mean slowdown over pHost's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const PERM_SIG: Reading = Reading { key: "significantly", says: "significantly outperforms", of: "pFabric's and Fastpass's mean slowdown over pHost's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
+const PERM_PF: Reading = Reading {
+    key: "beats-pfabric",
+    says: "pHost significantly outperforms both pFabric and Fastpass",
+    of: "pFabric's mean slowdown over pHost's",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const PERM_FP: Reading = Reading {
+    key: "beats-fastpass",
+    says: "pHost significantly outperforms both pFabric and Fastpass",
+    of: "Fastpass's mean slowdown over pHost's",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const PERM_SIG: Reading = Reading {
+    key: "significantly",
+    says: "significantly outperforms",
+    of: "pFabric's and Fastpass's mean slowdown over pHost's",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
 
 fn permutation(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &SCHEMES, |p, _, x| workload(with(&lab.scenario("phost-permutation"), *p, f64::NAN), x), false)?;
@@ -199,23 +362,51 @@ fn permutation(lab: &Lab, size: &Size) -> Option<Judged> {
         checks.push(Check::of(&PERM_FP, format!("{}: Fastpass / pHost mean slowdown", wl(size, x)), fp.clone()));
         checks.push(Check::of(&PERM_SIG, format!("{}: Fastpass / pHost mean slowdown", wl(size, x)), fp));
     }
-    let stable = |s: usize| (0..size.xs.len()).map(|x| format!("{} {}/{}", wl(size, x), g.at(s, x).iter().filter(|o| o.summary.as_ref().is_some_and(|m| m.stable)).count(), size.seeds.len())).collect::<Vec<_>>().join(", ");
+    let stable = |s: usize| {
+        (0..size.xs.len())
+            .map(|x| format!("{} {}/{}", wl(size, x), g.at(s, x).iter().filter(|o| o.summary.as_ref().is_some_and(|m| m.stable)).count(), size.seeds.len()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     Some(Judged {
         value: value.join("; "),
         checks,
-        notes: vec![format!("runs dcsim's stability test finds stable (its backlog did not keep growing), pFabric: {}; pHost: {}; Fastpass: {}", stable(PF), stable(PH), stable(FP))],
+        notes: vec![format!(
+            "runs dcsim's stability test finds stable (its backlog did not keep growing), pFabric: {}; pHost: {}; Fastpass: {}",
+            stable(PF),
+            stable(PH),
+            stable(FP)
+        )],
     })
 }
 
-const PERM_LONG: Reading = Reading { key: "long-flows", says: "per-packet scheduling as in pHost and Fastpass performs significantly better than pFabric for long flows", of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
-const PERM_LONG_ORDER: Reading = Reading { key: "long-flows-order", says: "performs significantly better than pFabric for long flows", of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
+const PERM_LONG: Reading = Reading {
+    key: "long-flows",
+    says: "per-packet scheduling as in pHost and Fastpass performs significantly better than pFabric for long flows",
+    of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const PERM_LONG_ORDER: Reading = Reading {
+    key: "long-flows-order",
+    says: "performs significantly better than pFabric for long flows",
+    of: "pFabric's mean slowdown over pHost's and over Fastpass's, every flow long",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
 
 fn permutation_long(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
         lab,
         size,
         &SCHEMES,
-        |p, _, _| with(&lab.scenario("phost-permutation"), *p, f64::NAN).with_field("workload.sizes", serde_json::json!({"kind": "bimodal", "short_packets": 3, "long_packets": 700, "short_fraction": 0.0})).expect("bimodal sizes"),
+        |p, _, _| {
+            with(&lab.scenario("phost-permutation"), *p, f64::NAN)
+                .with_field("workload.sizes", serde_json::json!({"kind": "bimodal", "short_packets": 3, "long_packets": 700, "short_fraction": 0.0}))
+                .expect("bimodal sizes")
+        },
         false,
     )?;
     let (ph, fp) = (g.ratio(PF, PH, 0, |s| s.all.mean_slowdown), g.ratio(PF, FP, 0, |s| s.all.mean_slowdown));
@@ -233,8 +424,22 @@ fn permutation_long(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // -------------------------------------------------------- incast, 9(c,d)
 
-const INCAST_FCT: Reading = Reading { key: "fct-7%", says: "each of pHost, pFabric and Fastpass perform within 7% of each other", of: "largest over smallest mean flow completion time among the three", bound: Bound::range(1.0, 1.07), kind: Kind::Value, rule: Rule::Literal };
-const INCAST_RCT: Reading = Reading { key: "rct-4%", says: "the performance difference between pHost, pFabric and Fastpass is less than 4%", of: "largest over smallest mean request completion time among the three", bound: Bound { lo: 1.0, hi: 1.04, lo_open: false, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+const INCAST_FCT: Reading = Reading {
+    key: "fct-7%",
+    says: "each of pHost, pFabric and Fastpass perform within 7% of each other",
+    of: "largest over smallest mean flow completion time among the three",
+    bound: Bound::range(1.0, 1.07),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
+const INCAST_RCT: Reading = Reading {
+    key: "rct-4%",
+    says: "the performance difference between pHost, pFabric and Fastpass is less than 4%",
+    of: "largest over smallest mean request completion time among the three",
+    bound: Bound { lo: 1.0, hi: 1.04, lo_open: false, hi_open: true },
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 /// Per seed: the mean request completion time and mean flow completion
 /// time of a run of the incast matrix, ms.
@@ -272,10 +477,12 @@ fn incast(lab: &Lab, size: &Size) -> Option<Judged> {
     for x in 0..size.xs.len() {
         let t: Vec<Vec<(f64, f64)>> = (0..3).map(|s| g.at(s, x).iter().map(|o| incast_times(o)).collect()).collect();
         let spread = |f: fn(&(f64, f64)) -> f64| -> Vec<f64> {
-            (0..size.seeds.len()).map(|k| {
-                let v: Vec<f64> = (0..3).map(|s| f(&t[s][k])).collect();
-                v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
-            }).collect()
+            (0..size.seeds.len())
+                .map(|k| {
+                    let v: Vec<f64> = (0..3).map(|s| f(&t[s][k])).collect();
+                    v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
+                })
+                .collect()
         };
         let (r, f) = (spread(|p| p.0), spread(|p| p.1));
         rs.push(mean(r.iter().copied()));
@@ -283,12 +490,23 @@ fn incast(lab: &Lab, size: &Size) -> Option<Judged> {
         checks.push(Check::of(&INCAST_RCT, format!("{} senders: largest / smallest mean request completion", fmt(size.xs[x])), r));
         checks.push(Check::of(&INCAST_FCT, format!("{} senders: largest / smallest mean flow completion", fmt(size.xs[x])), f));
     }
-    Some(Judged { value: format!("request completion within {}, flow completion within {} of each other (largest / smallest)", span(&rs), span(&fs)), checks, notes: Vec::new() })
+    Some(Judged {
+        value: format!("request completion within {}, flow completion within {} of each other (largest / smallest)", span(&rs), span(&fs)),
+        checks,
+        notes: Vec::new(),
+    })
 }
 
 // ------------------------------------------------- buffer sizes, Fig 10
 
-const BUFFERS: Reading = Reading { key: "under-1%", says: "varying less than 1% over the range of parameters evaluated even with tiny 6.2 KB buffers", of: "largest over smallest mean slowdown across buffer sizes, per scheme", bound: Bound { lo: 1.0, hi: 1.01, lo_open: false, hi_open: true }, kind: Kind::Value, rule: Rule::Literal };
+const BUFFERS: Reading = Reading {
+    key: "under-1%",
+    says: "varying less than 1% over the range of parameters evaluated even with tiny 6.2 KB buffers",
+    of: "largest over smallest mean slowdown across buffer sizes, per scheme",
+    bound: Bound { lo: 1.0, hi: 1.01, lo_open: false, hi_open: true },
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
 
 fn buffers(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(
@@ -306,12 +524,18 @@ fn buffers(lab: &Lab, size: &Size) -> Option<Judged> {
     let mut notes = Vec::new();
     for (s, p) in SCHEMES.iter().enumerate() {
         let per: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.per_seed(s, x, |m| m.all.mean_slowdown)).collect();
-        let spread: Vec<f64> = (0..size.seeds.len()).map(|k| {
-            let v: Vec<f64> = per.iter().map(|p| p[k]).collect();
-            v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
-        }).collect();
+        let spread: Vec<f64> = (0..size.seeds.len())
+            .map(|k| {
+                let v: Vec<f64> = per.iter().map(|p| p[k]).collect();
+                v.iter().copied().fold(f64::NEG_INFINITY, f64::max) / v.iter().copied().fold(f64::INFINITY, f64::min)
+            })
+            .collect();
         value.push(format!("{} {}", p.as_str(), fmt(mean(spread.iter().copied()))));
-        notes.push(format!("{} mean slowdown by buffer (KB): {}", p.as_str(), by_point(size.xs, &per.iter().map(|v| mean(v.iter().copied())).collect::<Vec<_>>())));
+        notes.push(format!(
+            "{} mean slowdown by buffer (KB): {}",
+            p.as_str(),
+            by_point(size.xs, &per.iter().map(|v| mean(v.iter().copied())).collect::<Vec<_>>())
+        ));
         checks.push(Check::of(&BUFFERS, format!("{}: largest / smallest mean slowdown over the buffer sizes", p.as_str()), spread));
     }
     Some(Judged { value: format!("largest / smallest over buffer sizes: {}", value.join(", ")), checks, notes })
@@ -323,9 +547,30 @@ fn buffers(lab: &Lab, size: &Size) -> Option<Judged> {
 /// both are backlogged.
 const TENANT_WINDOW_US: f64 = 4000.0;
 
-const PFABRIC_FAVOURS: Reading = Reading { key: "pfabric-imc10", says: "pFabric allows the IMC10 tenant to achieve significantly higher throughput than the Web Search tenant", of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's", bound: significantly_above(), kind: Kind::Value, rule: Rule::Significant };
-const PFABRIC_FAVOURS_ORDER: Reading = Reading { key: "pfabric-imc10-order", says: "higher throughput than the Web Search tenant", of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's", bound: Bound::above(1.0), kind: Kind::Order, rule: Rule::Ordering };
-const PHOST_SIMILAR: Reading = Reading { key: "phost-similar", says: "with pHost, the two tenants see similar throughput", of: "under tenant-fair pHost, the IMC10 tenant's throughput over the web search tenant's", bound: comparable(), kind: Kind::Value, rule: Rule::Comparable };
+const PFABRIC_FAVOURS: Reading = Reading {
+    key: "pfabric-imc10",
+    says: "pFabric allows the IMC10 tenant to achieve significantly higher throughput than the Web Search tenant",
+    of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's",
+    bound: significantly_above(),
+    kind: Kind::Value,
+    rule: Rule::Significant,
+};
+const PFABRIC_FAVOURS_ORDER: Reading = Reading {
+    key: "pfabric-imc10-order",
+    says: "higher throughput than the Web Search tenant",
+    of: "under pFabric, the IMC10 tenant's throughput over the web search tenant's",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const PHOST_SIMILAR: Reading = Reading {
+    key: "phost-similar",
+    says: "with pHost, the two tenants see similar throughput",
+    of: "under tenant-fair pHost, the IMC10 tenant's throughput over the web search tenant's",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
 
 fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
     let schemes = [(P::Pfabric, "srpt"), (P::Phost, "tenant_fair")];
@@ -358,10 +603,38 @@ fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
 
 // --------------------------------------------------- stability, Fig 7
 
-const STABLE_06: Reading = Reading { key: "stable-0.6", says: "pFabric is stable at 0.6 load", of: "growth of the bytes arrived at the sources and not yet sent (the fitted rise over the mean), pFabric at load 0.6", bound: Bound::at_most(1.0), kind: Kind::Value, rule: Rule::Stability };
-const UNSTABLE_08: Reading = Reading { key: "unstable-beyond-0.7", says: "unstable beyond 0.7 load", of: "the same growth, pFabric at load 0.8", bound: Bound::above(1.0), kind: Kind::Value, rule: Rule::Stability };
-const SIMILAR_OTHERS: Reading = Reading { key: "similar-phost-fastpass", says: "We get similar results for pHost and Fastpass", of: "the same growths, pHost and Fastpass: at most 1 at load 0.6, above 1 at 0.8", bound: Bound::at_most(1.0), kind: Kind::Value, rule: Rule::Stability };
-const SIMILAR_OTHERS_HIGH: Reading = Reading { key: "similar-phost-fastpass-0.8", says: "We get similar results for pHost and Fastpass", of: "the same growths, pHost and Fastpass at load 0.8", bound: Bound::above(1.0), kind: Kind::Value, rule: Rule::Stability };
+const STABLE_06: Reading = Reading {
+    key: "stable-0.6",
+    says: "pFabric is stable at 0.6 load",
+    of: "growth of the bytes arrived at the sources and not yet sent (the fitted rise over the mean), pFabric at load 0.6",
+    bound: Bound::at_most(1.0),
+    kind: Kind::Value,
+    rule: Rule::Stability,
+};
+const UNSTABLE_08: Reading = Reading {
+    key: "unstable-beyond-0.7",
+    says: "unstable beyond 0.7 load",
+    of: "the same growth, pFabric at load 0.8",
+    bound: Bound::above(1.0),
+    kind: Kind::Value,
+    rule: Rule::Stability,
+};
+const SIMILAR_OTHERS: Reading = Reading {
+    key: "similar-phost-fastpass",
+    says: "We get similar results for pHost and Fastpass",
+    of: "the same growths, pHost and Fastpass: at most 1 at load 0.6, above 1 at 0.8",
+    bound: Bound::at_most(1.0),
+    kind: Kind::Value,
+    rule: Rule::Stability,
+};
+const SIMILAR_OTHERS_HIGH: Reading = Reading {
+    key: "similar-phost-fastpass-0.8",
+    says: "We get similar results for pHost and Fastpass",
+    of: "the same growths, pHost and Fastpass at load 0.8",
+    bound: Bound::above(1.0),
+    kind: Kind::Value,
+    rule: Rule::Stability,
+};
 
 fn stability(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = grid(lab, size, &SCHEMES, |p, _, x| with(&lab.scenario("websearch-leaf-spine"), *p, x), false)?;
@@ -382,8 +655,16 @@ fn stability(lab: &Lab, size: &Size) -> Option<Judged> {
         checks,
         notes: vec![
             format!("unsent backlog growth by load: pHost {}; Fastpass {}", row(PH, |o| o.unsent_growth), row(FP, |o| o.unsent_growth)),
-            format!("growth of the bytes of arrived, unfinished flows (dcsim's own stability test) by load: pFabric {}; pHost {}; Fastpass {}", row(PF, |o| o.pending_growth), row(PH, |o| o.pending_growth), row(FP, |o| o.pending_growth)),
-            format!("mean slowdown by load: pFabric {}", by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(PF, x, |s| s.all.mean_slowdown)).collect::<Vec<_>>())),
+            format!(
+                "growth of the bytes of arrived, unfinished flows (dcsim's own stability test) by load: pFabric {}; pHost {}; Fastpass {}",
+                row(PF, |o| o.pending_growth),
+                row(PH, |o| o.pending_growth),
+                row(FP, |o| o.pending_growth)
+            ),
+            format!(
+                "mean slowdown by load: pFabric {}",
+                by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(PF, x, |s| s.all.mean_slowdown)).collect::<Vec<_>>())
+            ),
         ],
     })
 }
@@ -423,7 +704,21 @@ const DEFAULTS: Setting = Setting {
 
 /// The pHost paper's claims.
 pub fn claims() -> Vec<Claim> {
-    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim { id, paper: Paper::PHost, section, figure, quote, in_excerpt: true, statement, readings, setting, applied: &[], variants, measure };
+    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim {
+        id,
+        paper: Paper::PHost,
+        section,
+        figure,
+        quote,
+        in_excerpt: true,
+        statement,
+        readings,
+        setting,
+        applied: &[],
+        variants,
+        discussion: "",
+        measure,
+    };
     vec![
         claim(
             "phost-near-pfabric",
