@@ -189,7 +189,14 @@ fn run_with_progress(s: &Scenario, opts: RunOptions, quiet: bool, mut trace_out:
 /// thread gives. A run that cannot be split runs on one thread with the
 /// progress line, and says why when more were asked for explicitly.
 /// Returns the output, the wall time and the threads used.
-fn run_threads(s: &Scenario, opts: RunOptions, threads: usize, quiet: bool, trace_out: Option<&mut dyn Write>, explicit: bool) -> Result<(RunOutput, f64, usize), String> {
+fn run_threads(
+    s: &Scenario,
+    opts: RunOptions,
+    threads: usize,
+    quiet: bool,
+    trace_out: Option<&mut dyn Write>,
+    explicit: bool,
+) -> Result<(RunOutput, f64, usize), String> {
     if threads > 1 {
         match dcsim_core::parallel::unsplittable(s, opts) {
             None => {
@@ -242,7 +249,10 @@ fn print_summary(s: &Summary) {
     if let Some(r) = s.mean_request_us {
         println!("mean request    {:.3} us", r);
     }
-    println!("drop rate       {:.6}   (host NIC {}, ToR up {}, core down {}, ToR down {})", s.drop_rate, s.drops_by_hop[0], s.drops_by_hop[1], s.drops_by_hop[2], s.drops_by_hop[3]);
+    println!(
+        "drop rate       {:.6}   (host NIC {}, ToR up {}, core down {}, ToR down {})",
+        s.drop_rate, s.drops_by_hop[0], s.drops_by_hop[1], s.drops_by_hop[2], s.drops_by_hop[3]
+    );
     println!("throughput      {:.3} Gbps   control overhead {:.4}", s.throughput_gbps, s.control_overhead);
     println!("simulated       {:.3} us in {} events", s.sim_time_us, s.events);
 }
@@ -379,7 +389,12 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 println!("{}", serde_json::to_string_pretty(&out.summary).unwrap());
             } else {
                 print_summary(&out.summary);
-                println!("wall time       {:.3} s ({:.2} M events/s, {used} thread{})", wall, out.summary.events as f64 / wall / 1e6, if used == 1 { "" } else { "s" });
+                println!(
+                    "wall time       {:.3} s ({:.2} M events/s, {used} thread{})",
+                    wall,
+                    out.summary.events as f64 / wall / 1e6,
+                    if used == 1 { "" } else { "s" }
+                );
             }
             Ok(())
         }
@@ -408,7 +423,17 @@ fn real_main(cli: Cli) -> Result<(), String> {
             if counts.contains(&0) {
                 return Err("--threads: each count must be at least 1".into());
             }
-            println!("{:<26} {:>7} {:>12} {:>14} {:>10} {:>12} {:>14}{}", "benchmark", "threads", "events", "events/s", "wall s", "peak MB", "mean slowdown", if long { "  throughput Gbps  stable" } else { "" });
+            println!(
+                "{:<26} {:>7} {:>12} {:>14} {:>10} {:>12} {:>14}{}",
+                "benchmark",
+                "threads",
+                "events",
+                "events/s",
+                "wall s",
+                "peak MB",
+                "mean slowdown",
+                if long { "  throughput Gbps  stable" } else { "" }
+            );
             // Long runs: mean slowdown and stability per protocol, in run
             // length order, for the convergence verdict at the end.
             let mut by_protocol: Vec<(&str, Vec<(u64, f64, bool)>)> = Vec::new();
@@ -433,7 +458,16 @@ fn real_main(cli: Cli) -> Result<(), String> {
                     let extra = if long { format!("  {:>15.1}  {}", v["throughput_gbps"].as_f64().unwrap_or(f64::NAN), v["stable"]) } else { String::new() };
                     // The threads the run used (a run that cannot be split uses one).
                     let used = v["threads"].as_u64().unwrap_or(1);
-                    println!("{:<26} {:>7} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}{extra}", name, used, ev, ev as f64 / wall, wall, mb, v["mean_slowdown"].as_f64().unwrap_or(f64::NAN));
+                    println!(
+                        "{:<26} {:>7} {:>12} {:>14.0} {:>10.3} {:>12.1} {:>14.4}{extra}",
+                        name,
+                        used,
+                        ev,
+                        ev as f64 / wall,
+                        wall,
+                        mb,
+                        v["mean_slowdown"].as_f64().unwrap_or(f64::NAN)
+                    );
                     if long && t == counts[0] {
                         let row = (flows.unwrap_or(0), v["mean_slowdown"].as_f64().unwrap_or(f64::NAN), v["stable"].as_bool().unwrap_or(false));
                         match by_protocol.iter_mut().find(|(p, _)| p == proto) {

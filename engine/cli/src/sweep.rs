@@ -269,14 +269,17 @@ pub fn shard_from_env(get: impl Fn(&str) -> Option<String>) -> Result<Option<Env
         let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
         let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
         let max = num("SLURM_ARRAY_TASK_MAX")?.unwrap_or(min + (count - 1) * step);
-        let from = format!("SLURM_ARRAY_TASK_ID={id}, SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_MAX={max}, SLURM_ARRAY_TASK_STEP={step}, SLURM_ARRAY_TASK_COUNT={count}");
+        let from = format!(
+            "SLURM_ARRAY_TASK_ID={id}, SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_MAX={max}, SLURM_ARRAY_TASK_STEP={step}, SLURM_ARRAY_TASK_COUNT={count}"
+        );
         if count < 1 {
             return Err(format!("{from}: the array has no task"));
         }
         return Ok(Some(EnvShard { array: ArrayJob { tasks: count as usize, slurm: Some((min, max, step)) }, id, from }));
     }
     if let Some(i) = num("JOB_COMPLETION_INDEX")? {
-        let count = num("DCSIM_SHARD_COUNT")?.ok_or("JOB_COMPLETION_INDEX is set but DCSIM_SHARD_COUNT is not: set it to the Job's completions, or give --shard M/N")?;
+        let count = num("DCSIM_SHARD_COUNT")?
+            .ok_or("JOB_COMPLETION_INDEX is set but DCSIM_SHARD_COUNT is not: set it to the Job's completions, or give --shard M/N")?;
         let from = format!("JOB_COMPLETION_INDEX={i}, DCSIM_SHARD_COUNT={count}");
         if i < 0 || count < 1 || i >= count {
             return Err(format!("{from}: the index must be in 0..{count}"));
@@ -323,7 +326,13 @@ impl EnvShard {
                 }
                 let m = self.array.shard_of(self.id).ok_or_else(|| format!("{}: not a task of this array (ids {min} to {max}, step {step})", self.from))?;
                 if let Some(r) = recorded.filter(|r| r.tasks > n) {
-                    return Err(fix(format!("an array of {}, but {} records this sweep as an array of {} ({}): is this part of it resubmitted?", plural(n, "task"), plan.display(), plural(r.tasks, "task"), r.describe())));
+                    return Err(fix(format!(
+                        "an array of {}, but {} records this sweep as an array of {} ({}): is this part of it resubmitted?",
+                        plural(n, "task"),
+                        plan.display(),
+                        plural(r.tasks, "task"),
+                        r.describe()
+                    )));
                 }
                 Ok(Shard { m, n })
             }
@@ -389,7 +398,8 @@ fn grid(a: &SweepArgs, scenario: &Path, vary: &Option<(String, Vec<Value>)>) -> 
         Some((_, vs)) => vs.iter().map(Some).collect(),
         None => vec![None],
     };
-    let protocols: Vec<ProtocolName> = if a.protocols.is_empty() { vec![base.protocol] } else { a.protocols.iter().map(|p| ProtocolName::parse(p)).collect::<Result<_, _>>()? };
+    let protocols: Vec<ProtocolName> =
+        if a.protocols.is_empty() { vec![base.protocol] } else { a.protocols.iter().map(|p| ProtocolName::parse(p)).collect::<Result<_, _>>()? };
     let loads = if a.loads.is_empty() { vec![base.workload.load] } else { a.loads.clone() };
     let seeds = if a.seeds.is_empty() { vec![base.seed] } else { a.seeds.clone() };
     let mut points = Vec::new();
@@ -422,12 +432,8 @@ fn grid(a: &SweepArgs, scenario: &Path, vary: &Option<(String, Vec<Value>)>) -> 
 /// or a bare word taken as a string).
 fn parse_vary(arg: &str) -> Result<(String, Vec<Value>), String> {
     let (path, list) = arg.split_once('=').ok_or_else(|| format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"))?;
-    let values: Vec<Value> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
-        .collect();
+    let values: Vec<Value> =
+        list.split(',').map(str::trim).filter(|v| !v.is_empty()).map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()))).collect();
     if path.trim().is_empty() || values.is_empty() {
         return Err(format!("--vary {arg}: expected PATH=V1,V2,... (e.g. workload.matrix.fanout=2,5,8)"));
     }
@@ -464,7 +470,8 @@ fn plan_value(vary: Option<&str>, points: &[Point]) -> Value {
 pub(crate) fn read_plan(dir: &Path, plan: &Value) -> Result<Option<Option<ArrayJob>>, String> {
     let path = dir.join("plan.json");
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
-    let mut old: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}: not a dcsim sweep plan; give this sweep its own --out-dir", path.display()))?;
+    let mut old: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}: not a dcsim sweep plan; give this sweep its own --out-dir", path.display()))?;
     let array = old.as_object_mut().and_then(|o| o.remove("array"));
     if old != *plan {
         return Err(format!("{}: describes another sweep (other scenario, grid or engine version): give this sweep its own --out-dir", path.display()));
@@ -529,7 +536,10 @@ pub fn sweep(a: SweepArgs) -> Result<(), String> {
     let sharded = shard.as_ref().is_some_and(|(s, _)| s.n > 1);
     if let Some((s, from)) = &shard {
         if a.out_dir.is_none() {
-            return Err(format!("running as shard {}/{} ({from}): give --out-dir DIR for the results (then `dcsim sweep merge DIR`), or --shard 1/1 for the whole sweep here", s.m, s.n));
+            return Err(format!(
+                "running as shard {}/{} ({from}): give --out-dir DIR for the results (then `dcsim sweep merge DIR`), or --shard 1/1 for the whole sweep here",
+                s.m, s.n
+            ));
         }
         if sharded && a.out.is_some() {
             return Err(format!("-o: shard {}/{} holds part of the sweep; merge every shard's results with `dcsim sweep merge DIR -o FILE`", s.m, s.n));
@@ -653,7 +663,8 @@ pub fn par_map<J: Sync, R: Send>(jobs: &[J], threads: usize, f: impl Fn(usize, &
 /// per-run result files; an error names every missing run.
 pub fn merge(dir: &Path) -> Result<String, String> {
     let plan_path = dir.join("plan.json");
-    let text = std::fs::read_to_string(&plan_path).map_err(|e| format!("{}: cannot read ({e}): is {} a sweep's --out-dir?", plan_path.display(), dir.display()))?;
+    let text =
+        std::fs::read_to_string(&plan_path).map_err(|e| format!("{}: cannot read ({e}): is {} a sweep's --out-dir?", plan_path.display(), dir.display()))?;
     let plan: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", plan_path.display()))?;
     let header = plan["header"].as_str().ok_or_else(|| format!("{}: no header", plan_path.display()))?;
     let runs = plan["runs"].as_array().ok_or_else(|| format!("{}: no runs", plan_path.display()))?;
@@ -729,7 +740,10 @@ mod tests {
         assert_eq!(shard_of(&vars(&slurm("6", "0", "6", "3", "3")), None).unwrap(), Shard { m: 3, n: 3 });
         assert_eq!(shard_of(&vars(&slurm("4", "0", "6", "2", "4")), None).unwrap(), Shard { m: 3, n: 4 });
         // Without MAX and STEP (older Slurm, or set by hand): a range.
-        assert_eq!(shard_of(&[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")], None).unwrap(), Shard { m: 2, n: 4 });
+        assert_eq!(
+            shard_of(&[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")], None).unwrap(),
+            Shard { m: 2, n: 4 }
+        );
         let outside = shard_of(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")], None);
         assert!(outside.unwrap_err().contains("SLURM_ARRAY_TASK_ID=5"));
         // The array recorded by an earlier, larger or equal submission does
@@ -744,14 +758,25 @@ mod tests {
         let rec = ArrayJob { tasks: 4, slurm: Some((0, 3, 1)) };
         // `sbatch --array=2` after `--array=0-3`: COUNT 1 would be the whole sweep.
         let e = shard_of(&vars(&slurm("2", "2", "2", "1", "1")), Some(&rec)).unwrap_err();
-        for needle in ["SLURM_ARRAY_TASK_COUNT=1", "out/plan.json", "array of 4 tasks (--array=0-3)", "resubmit the whole --array=0-3 (4 tasks) with --skip-existing", "--shard M/4", "task 2 of --array=0-3 is --shard 3/4"] {
+        for needle in [
+            "SLURM_ARRAY_TASK_COUNT=1",
+            "out/plan.json",
+            "array of 4 tasks (--array=0-3)",
+            "resubmit the whole --array=0-3 (4 tasks) with --skip-existing",
+            "--shard M/4",
+            "task 2 of --array=0-3 is --shard 3/4",
+        ] {
             assert!(e.contains(needle), "`{needle}` not in: {e}");
         }
         // `--array=1,3,7`: ids not evenly spaced, refused even with no record
         // (task 3 would otherwise run shard 3/3).
         for id in ["1", "3", "7"] {
             let e = shard_of(&vars(&slurm(id, "1", "7", "1", "3")), None).unwrap_err();
-            for needle in ["ids 1 to 7 in 3 tasks is not an evenly spaced range", "resubmit the original array's whole range with --skip-existing", "--shard M/N, N the original array's number of tasks"] {
+            for needle in [
+                "ids 1 to 7 in 3 tasks is not an evenly spaced range",
+                "resubmit the original array's whole range with --skip-existing",
+                "--shard M/N, N the original array's number of tasks",
+            ] {
                 assert!(e.contains(needle), "task {id}: `{needle}` not in: {e}");
             }
         }
@@ -772,7 +797,12 @@ mod tests {
 
     #[test]
     fn the_array_record_round_trips_through_plan_json() {
-        for a in [ArrayJob { tasks: 4, slurm: Some((1, 4, 1)) }, ArrayJob { tasks: 4, slurm: Some((0, 6, 2)) }, ArrayJob { tasks: 1, slurm: Some((2, 2, 1)) }, ArrayJob { tasks: 3, slurm: None }] {
+        for a in [
+            ArrayJob { tasks: 4, slurm: Some((1, 4, 1)) },
+            ArrayJob { tasks: 4, slurm: Some((0, 6, 2)) },
+            ArrayJob { tasks: 1, slurm: Some((2, 2, 1)) },
+            ArrayJob { tasks: 3, slurm: None },
+        ] {
             assert_eq!(ArrayJob::from_json(&a.to_json()), Some(a.clone()));
         }
         assert_eq!(ArrayJob { tasks: 4, slurm: Some((0, 6, 2)) }.describe(), "--array=0-6:2");

@@ -71,7 +71,21 @@ fn run_writes_csvs_with_the_documented_columns_and_identical_bytes() {
     let ws = scenario("websearch-leaf-spine.json");
     let (f1, s1, f2, s2) = (tmp("f1.csv"), tmp("s1.csv"), tmp("f2.csv"), tmp("s2.csv"));
     for (f, s) in [(&f1, &s1), (&f2, &s2)] {
-        let o = dcsim(&["run", &ws, "--flows", "200", "--load", "0.5", "--seed", "7", "-q", "--flows-csv", f.to_str().unwrap(), "--summary-csv", s.to_str().unwrap()]);
+        let o = dcsim(&[
+            "run",
+            &ws,
+            "--flows",
+            "200",
+            "--load",
+            "0.5",
+            "--seed",
+            "7",
+            "-q",
+            "--flows-csv",
+            f.to_str().unwrap(),
+            "--summary-csv",
+            s.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let flows = std::fs::read_to_string(&f1).unwrap();
@@ -99,7 +113,10 @@ fn sweep_runs_every_point_into_one_csv() {
     assert_eq!(rows.len(), 4);
     // Points come out in grid order whatever order the threads finished in.
     let keys: Vec<String> = rows.iter().map(|r| r.split(',').take(3).collect::<Vec<_>>().join(",")).collect();
-    assert_eq!(keys, ["websearch-leaf-spine,pfabric,0.3", "websearch-leaf-spine,pfabric,0.5", "websearch-leaf-spine,dctcp,0.3", "websearch-leaf-spine,dctcp,0.5"]);
+    assert_eq!(
+        keys,
+        ["websearch-leaf-spine,pfabric,0.3", "websearch-leaf-spine,pfabric,0.5", "websearch-leaf-spine,dctcp,0.3", "websearch-leaf-spine,dctcp,0.5"]
+    );
 }
 
 #[test]
@@ -130,7 +147,20 @@ fn sweep_varies_dctcps_profile() {
     // explicit DCTCP values, and alpha starting at 0 (ns2) lowers DCTCP's
     // AFCT beside the long-lived flow.
     let tb = scenario("pase-testbed.json");
-    let o = dcsim(&["sweep", &tb, "--protocols", "dctcp", "--vary", "params.dctcp.profile=linux,ns2,testbed_kernel", "--loads", "0.1", "--flows", "100", "--jobs", "1"]);
+    let o = dcsim(&[
+        "sweep",
+        &tb,
+        "--protocols",
+        "dctcp",
+        "--vary",
+        "params.dctcp.profile=linux,ns2,testbed_kernel",
+        "--loads",
+        "0.1",
+        "--flows",
+        "100",
+        "--jobs",
+        "1",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = csv_cells(&String::from_utf8(o.stdout).unwrap());
     assert_eq!(rows[0][0], "params.dctcp.profile");
@@ -165,7 +195,8 @@ fn bench_reports_events_rate_wall_time_and_memory() {
     let text = String::from_utf8(o.stdout).unwrap();
     // One row at 1 thread and one at 2 (issue 20); incast is closed-loop,
     // so both ran on one thread, with the same events.
-    let rows: Vec<Vec<f64>> = text.lines().filter(|l| l.starts_with("incast-pfabric")).map(|row| row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect()).collect();
+    let rows: Vec<Vec<f64>> =
+        text.lines().filter(|l| l.starts_with("incast-pfabric")).map(|row| row.split_whitespace().skip(1).map(|c| c.parse().unwrap()).collect()).collect();
     assert_eq!(rows.len(), 2, "{text}");
     for cols in &rows {
         // threads, events, events/s, wall s, peak MB, mean slowdown: all positive.
@@ -185,7 +216,18 @@ fn run_splits_between_threads_with_the_same_bytes() {
     let mut csvs = Vec::new();
     for t in ["1", "2"] {
         let (f, s) = (dir.join(format!("flows{t}.csv")), dir.join(format!("summary{t}.csv")));
-        let o = dcsim(&["run", &scenario("websearch-leaf-spine.json"), "--flows", "300", "--threads", t, "--flows-csv", f.to_str().unwrap(), "--summary-csv", s.to_str().unwrap()]);
+        let o = dcsim(&[
+            "run",
+            &scenario("websearch-leaf-spine.json"),
+            "--flows",
+            "300",
+            "--threads",
+            t,
+            "--flows-csv",
+            f.to_str().unwrap(),
+            "--summary-csv",
+            s.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let text = String::from_utf8(o.stdout).unwrap();
         assert!(text.contains(&format!("{t} thread")), "{text}");
@@ -406,7 +448,16 @@ fn dcsim_in(args: &[&str], env: &[(&str, String)]) -> Output {
 /// to `max` by `step` in `count` tasks (seen on a real Slurm: see
 /// tests/cluster/slurm.sh). `--array=1,3,7` is min 1, max 7, step 1, count 3.
 fn slurm_task(id: i64, min: i64, max: i64, step: i64, count: i64) -> Vec<(&'static str, String)> {
-    [("SLURM_ARRAY_TASK_ID", id), ("SLURM_ARRAY_TASK_MIN", min), ("SLURM_ARRAY_TASK_MAX", max), ("SLURM_ARRAY_TASK_STEP", step), ("SLURM_ARRAY_TASK_COUNT", count)].into_iter().map(|(k, v)| (k, v.to_string())).collect()
+    [
+        ("SLURM_ARRAY_TASK_ID", id),
+        ("SLURM_ARRAY_TASK_MIN", min),
+        ("SLURM_ARRAY_TASK_MAX", max),
+        ("SLURM_ARRAY_TASK_STEP", step),
+        ("SLURM_ARRAY_TASK_COUNT", count),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k, v.to_string()))
+    .collect()
 }
 
 /// The result files of a sweep's output directory, sorted, with their
@@ -448,7 +499,8 @@ fn part_of_an_array_resubmitted_is_refused_and_the_whole_range_reruns_only_the_m
     let o = dcsim_in(&args, &slurm_task(2, 2, 2, 1, 1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "--array=2 ran: {err}");
-    for needle in ["SLURM_ARRAY_TASK_COUNT=1", "array of 4 tasks (--array=0-3)", "resubmit the whole --array=0-3 (4 tasks) with --skip-existing", "--shard 3/4"] {
+    for needle in ["SLURM_ARRAY_TASK_COUNT=1", "array of 4 tasks (--array=0-3)", "resubmit the whole --array=0-3 (4 tasks) with --skip-existing", "--shard 3/4"]
+    {
         assert!(err.contains(needle), "`{needle}` not in: {err}");
     }
     for id in [1, 3, 7] {

@@ -83,7 +83,9 @@ impl<'de> Deserialize<'de> for BranchChange {
                 SettingChange::Protocol { protocol } => BranchChange::Protocol { protocol },
             }),
             Some(k) if FaultKind::NAMES.contains(&k) => serde_json::from_value::<FaultKind>(v).map(BranchChange::Fault),
-            Some(k) => return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, {}", FaultKind::NAMES.join(", ")))),
+            Some(k) => {
+                return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, {}", FaultKind::NAMES.join(", "))))
+            }
             None => return Err(D::Error::custom("missing field `kind`")),
         }
         .map_err(D::Error::custom)

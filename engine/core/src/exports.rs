@@ -5,11 +5,11 @@
 //! `dcsim names` prints them as a TypeScript module, checked in as
 //! `web/src/engine/names.generated.ts`; a CLI test fails when it is stale.
 
+use crate::packet::PacketKind;
 use crate::protocol::params::{DctcpProfile, ProtocolParams};
 use crate::queue::setup::PortSetup;
-use crate::scenario::ProtocolName;
-use crate::packet::PacketKind;
 use crate::queue::DropReason;
+use crate::scenario::ProtocolName;
 use crate::trace::{ControlEvent, TraceCode};
 
 /// `{ Name: code, ... }` for the variants `all`, their codes `code`.

@@ -117,13 +117,23 @@ impl FaultKind {
             FaultKind::DropNext { flow, port } => {
                 let a = node_named(net, &port[0], &format!("{field}.port"))?;
                 let b = node_named(net, &port[1], &format!("{field}.port"))?;
-                let p = net.ports.iter().position(|p| p.node == a && p.peer == b).ok_or_else(|| format!("{field}.port: {} has no port towards {}", port[0], port[1]))?;
+                let p = net
+                    .ports
+                    .iter()
+                    .position(|p| p.node == a && p.peer == b)
+                    .ok_or_else(|| format!("{field}.port: {} has no port towards {}", port[0], port[1]))?;
                 Ok(FaultAction::DropNext { port: PortId(p as u32), flow: FlowId(*flow) })
             }
             FaultKind::LinkDown { link } | FaultKind::LinkUp { link } => {
                 let a = node_named(net, &link[0], &format!("{field}.link"))?;
                 let b = node_named(net, &link[1], &format!("{field}.link"))?;
-                let ports: Vec<PortId> = net.ports.iter().enumerate().filter(|(_, p)| (p.node == a && p.peer == b) || (p.node == b && p.peer == a)).map(|(i, _)| PortId(i as u32)).collect();
+                let ports: Vec<PortId> = net
+                    .ports
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| (p.node == a && p.peer == b) || (p.node == b && p.peer == a))
+                    .map(|(i, _)| PortId(i as u32))
+                    .collect();
                 if ports.is_empty() {
                     return Err(format!("{field}.link: no link between {} and {}", link[0], link[1]));
                 }

@@ -380,11 +380,7 @@ fn backlog_fit(samples: &[Sample], last_arrival: SimTime, series: Backlog) -> Op
         Backlog::Pending => s.pending_bytes,
         Backlog::Unsent => s.unsent_bytes,
     };
-    let pts: Vec<(f64, f64)> = samples
-        .iter()
-        .filter(|s| s.t.ps() >= lo && s.t <= last_arrival)
-        .map(|s| (s.t.ps() as f64, value(s) as f64))
-        .collect();
+    let pts: Vec<(f64, f64)> = samples.iter().filter(|s| s.t.ps() >= lo && s.t <= last_arrival).map(|s| (s.t.ps() as f64, value(s) as f64)).collect();
     if pts.len() < 8 {
         return None;
     }
@@ -411,7 +407,9 @@ mod tests {
     /// 101 samples 1000 ps apart: pending bytes `pending(i)`, unsent
     /// bytes `unsent(i)`.
     fn two_series(pending: impl Fn(f64) -> f64, unsent: impl Fn(f64) -> f64) -> Vec<Sample> {
-        (0..=100).map(|i| Sample { t: SimTime(i * 1000), pending_bytes: pending(i as f64) as u64, active_flows: 0, unsent_bytes: unsent(i as f64) as u64 }).collect()
+        (0..=100)
+            .map(|i| Sample { t: SimTime(i * 1000), pending_bytes: pending(i as f64) as u64, active_flows: 0, unsent_bytes: unsent(i as f64) as u64 })
+            .collect()
     }
 
     #[test]
@@ -454,7 +452,20 @@ mod tests {
     #[test]
     fn p99_is_nearest_rank() {
         let recs: Vec<FlowRecord> = (1..=200u64)
-            .map(|i| FlowRecord { id: i as u32, src: 0, dst: 1, size: 1, start: SimTime(0), end: Some(SimTime(i)), ideal: SimTime(1), deadline: None, tenant: 0, request: None, background: false, terminated: false })
+            .map(|i| FlowRecord {
+                id: i as u32,
+                src: 0,
+                dst: 1,
+                size: 1,
+                start: SimTime(0),
+                end: Some(SimTime(i)),
+                ideal: SimTime(1),
+                deadline: None,
+                tenant: 0,
+                request: None,
+                background: false,
+                terminated: false,
+            })
             .collect();
         let b = BucketStats::of(recs.iter());
         assert_eq!(b.p99_slowdown, 198.0);

@@ -120,7 +120,9 @@ pub fn run(scenario: &Scenario, threads: usize, opts: RunOptions) -> Result<(Run
 /// [`run`], folding onto one thread as `fold` says.
 pub fn run_folding(scenario: &Scenario, threads: usize, opts: RunOptions, fold: Fold) -> Result<(RunOutput, Parallel), String> {
     scenario.validate()?;
-    let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> { Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason, folded_at: None })) };
+    let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> {
+        Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason, folded_at: None }))
+    };
     if threads <= 1 {
         return one(None);
     }
@@ -300,7 +302,14 @@ struct Notes {
 impl Notes {
     fn new(parts: usize, threads: usize) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let zero = || Note { cells: AtomicU64::new(0), next: AtomicU64::new(0), out_min: AtomicU64::new(0), events: AtomicU64::new(0), last: AtomicU64::new(0), flags: AtomicU64::new(0) };
+        let zero = || Note {
+            cells: AtomicU64::new(0),
+            next: AtomicU64::new(0),
+            out_min: AtomicU64::new(0),
+            events: AtomicU64::new(0),
+            last: AtomicU64::new(0),
+            flags: AtomicU64::new(0),
+        };
         Notes { notes: (0..parts).map(|_| [zero(), zero()]).collect(), spins: if threads <= cores { 1 << 12 } else { 0 } }
     }
 
@@ -466,8 +475,17 @@ impl WithSimulation for Split<'_> {
                                         post.busy_ns = busy_ns[*me];
                                     }
                                 }
-                                let flags = if !alive { flag::RUNAWAY } else { 0 } | if fold_now { flag::FOLD } else { 0 } | if out_min != u64::MAX { flag::OUT } else { 0 } | if post.settled.is_empty() { 0 } else { flag::SETTLED };
-                                let note = Seen { next: sim.next_event_time().map_or(u64::MAX, |t| t.ps()), out_min, events: sim.events_processed(), last: sim.last_event_time().ps(), flags };
+                                let flags = if !alive { flag::RUNAWAY } else { 0 }
+                                    | if fold_now { flag::FOLD } else { 0 }
+                                    | if out_min != u64::MAX { flag::OUT } else { 0 }
+                                    | if post.settled.is_empty() { 0 } else { flag::SETTLED };
+                                let note = Seen {
+                                    next: sim.next_event_time().map_or(u64::MAX, |t| t.ps()),
+                                    out_min,
+                                    events: sim.events_processed(),
+                                    last: sim.last_event_time().ps(),
+                                    flags,
+                                };
                                 if stats {
                                     sent += post.out.iter().map(Vec::len).sum::<usize>();
                                 }
@@ -558,7 +576,12 @@ impl WithSimulation for Split<'_> {
                                     }
                                     if stats {
                                         let parts: Vec<String> = group.iter().map(|(i, s)| format!("part {i}: {} events", s.events_processed())).collect();
-                                        eprintln!("parallel: {}; {cells} cells, busy {:.3} s, waiting {:.3} s, {sent} packets handed over", parts.join(", "), busy.as_secs_f64(), waiting.as_secs_f64());
+                                        eprintln!(
+                                            "parallel: {}; {cells} cells, busy {:.3} s, waiting {:.3} s, {sent} packets handed over",
+                                            parts.join(", "),
+                                            busy.as_secs_f64(),
+                                            waiting.as_secs_f64()
+                                        );
                                     }
                                     break;
                                 }

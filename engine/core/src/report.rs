@@ -13,9 +13,8 @@ use crate::net::PortRole;
 use crate::sim::StopReason;
 
 /// Columns of the per-flow CSV.
-pub const FLOW_COLUMNS: [&str; 13] = [
-    "flow_id", "src", "dst", "size_bytes", "start_us", "end_us", "fct_us", "ideal_fct_us", "slowdown", "deadline_us", "met_deadline", "tenant", "request",
-];
+pub const FLOW_COLUMNS: [&str; 13] =
+    ["flow_id", "src", "dst", "size_bytes", "start_us", "end_us", "fct_us", "ideal_fct_us", "slowdown", "deadline_us", "met_deadline", "tenant", "request"];
 
 /// A text cell made safe for spreadsheets (OWASP, "CSV Injection"): text
 /// that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
@@ -61,10 +60,11 @@ pub fn flows_csv(records: &[FlowRecord]) -> String {
 
 /// Columns of the summary CSV.
 pub fn summary_columns() -> Vec<String> {
-    let mut c: Vec<String> = ["scenario", "protocol", "load", "seed", "flows", "mean_slowdown", "p99_slowdown", "afct_us", "nfct", "drop_rate", "completed", "stable"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut c: Vec<String> =
+        ["scenario", "protocol", "load", "seed", "flows", "mean_slowdown", "p99_slowdown", "afct_us", "nfct", "drop_rate", "completed", "stable"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
     for b in ["short", "medium", "long"] {
         for m in ["flows", "mean_slowdown", "p99_slowdown", "afct_us", "nfct"] {
             c.push(format!("{b}_{m}"));
@@ -164,7 +164,9 @@ mod tests {
     }
 
     fn summary(name: &str) -> Summary {
-        let s = Scenario::from_json(&format!(r#"{{"name":{},"topology":{{"kind":"single_rack","hosts":4}},"workload":{{"flows":3}}}}"#, serde_json::json!(name))).unwrap();
+        let s =
+            Scenario::from_json(&format!(r#"{{"name":{},"topology":{{"kind":"single_rack","hosts":4}},"workload":{{"flows":3}}}}"#, serde_json::json!(name)))
+                .unwrap();
         crate::run(&s, Default::default()).unwrap().summary
     }
 

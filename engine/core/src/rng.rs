@@ -66,9 +66,24 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_independent() {
-        let a: Vec<u32> = (0..5).map({ let mut r = SimRng::new(7, Stream::Sizes); move |_| r.below(1000) }).collect();
-        let b: Vec<u32> = (0..5).map({ let mut r = SimRng::new(7, Stream::Sizes); move |_| r.below(1000) }).collect();
-        let c: Vec<u32> = (0..5).map({ let mut r = SimRng::new(7, Stream::Arrivals); move |_| r.below(1000) }).collect();
+        let a: Vec<u32> = (0..5)
+            .map({
+                let mut r = SimRng::new(7, Stream::Sizes);
+                move |_| r.below(1000)
+            })
+            .collect();
+        let b: Vec<u32> = (0..5)
+            .map({
+                let mut r = SimRng::new(7, Stream::Sizes);
+                move |_| r.below(1000)
+            })
+            .collect();
+        let c: Vec<u32> = (0..5)
+            .map({
+                let mut r = SimRng::new(7, Stream::Arrivals);
+                move |_| r.below(1000)
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -2,9 +2,10 @@
 //! wants, the workload and the protocol, runs them, and summarizes. The
 //! command line, the browser binding and the tests all go through here.
 
+use crate::branch::BranchChange;
+use crate::ids::{FlowId, PortId};
 use crate::metrics::{backlog_growth, is_stable, Backlog, BucketStats, Counters, FlowRecord, Sample, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::net::topology::build;
-use crate::ids::{FlowId, PortId};
 use crate::net::Network;
 use crate::packet::Packet;
 use crate::protocol::fastpass::Fastpass;
@@ -16,7 +17,6 @@ use crate::protocol::rcp::Rcp;
 use crate::protocol::window::{WindowConfig, WindowTransport};
 use crate::protocol::Protocol;
 use crate::queue::setup::PortSetup;
-use crate::branch::BranchChange;
 use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
 use crate::trace::TraceEvent;
@@ -191,7 +191,11 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
         self.sim.run_until_max(t, max)
     }
     fn next_event_time(&self) -> Option<SimTime> {
-        if self.sim.stopped().is_some() { None } else { self.sim.next_event_time() }
+        if self.sim.stopped().is_some() {
+            None
+        } else {
+            self.sim.next_event_time()
+        }
     }
     fn completion_order(&self) -> &[FlowId] {
         &self.sim.completion_order
@@ -286,8 +290,7 @@ impl Runner for Flowlevel {
             let max = SimTime::from_us_f64(self.scenario.max_time_ms * 1000.0);
             let r = (self.scheduler.0)(&self.net, g, max);
             let end = r.end;
-            let mut order: Vec<(SimTime, FlowId)> =
-                r.records.iter().enumerate().filter_map(|(i, x)| x.end.map(|e| (e, FlowId(i as u32)))).collect();
+            let mut order: Vec<(SimTime, FlowId)> = r.records.iter().enumerate().filter_map(|(i, x)| x.end.map(|e| (e, FlowId(i as u32)))).collect();
             order.sort();
             self.order = order.into_iter().map(|x| x.1).collect();
             self.out = Some((r, end));
@@ -301,7 +304,11 @@ impl Runner for Flowlevel {
         self.run_events(0)
     }
     fn next_event_time(&self) -> Option<SimTime> {
-        if self.gen.is_some() { Some(SimTime::ZERO) } else { None }
+        if self.gen.is_some() {
+            Some(SimTime::ZERO)
+        } else {
+            None
+        }
     }
     fn completion_order(&self) -> &[FlowId] {
         &self.order
@@ -484,12 +491,15 @@ pub(crate) fn with_simulation<V: WithSimulation>(s: &Scenario, opts: RunOptions,
         ProtocolName::L2dct => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::l2dct(&p.l2dct, spraying))), s),
         ProtocolName::Pfabric => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::pfabric(&p.pfabric))), s),
         ProtocolName::Rcp => v.with(&|| build_sim(s, opts, |net| Rcp::new(p.rcp.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect())), s),
-        ProtocolName::D3 => v.with(&|| build_sim(s, opts, |net| Rcp::d3(p.d3.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect(), net.host_rate.bps() as f64)), s),
+        ProtocolName::D3 => {
+            v.with(&|| build_sim(s, opts, |net| Rcp::d3(p.d3.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect(), net.host_rate.bps() as f64)), s)
+        }
         ProtocolName::Pdq => v.with(&|| build_sim(s, opts, |net| Pdq::new(p.pdq.clone(), net)), s),
         ProtocolName::Phost => v.with(
             &|| {
                 build_sim(s, opts, |net| {
-                    let mtu_time = (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
+                    let mtu_time =
+                        (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
                     Phost::new(p.phost.clone(), mtu_time)
                 })
             },
@@ -497,7 +507,9 @@ pub(crate) fn with_simulation<V: WithSimulation>(s: &Scenario, opts: RunOptions,
         ),
         ProtocolName::Pase => v.with(&|| build_sim(s, opts, |net| Pase::new(p.pase.clone(), net, spraying)), s),
         ProtocolName::Fastpass => v.with(&|| build_sim(s, opts, |net| Fastpass::new(p.fastpass.clone(), net)), s),
-        ProtocolName::Ideal | ProtocolName::OptimalDeadline => return Err(format!("{}: a flow-level scheduler has no packet-level simulation", s.protocol.as_str())),
+        ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
+            return Err(format!("{}: a flow-level scheduler has no packet-level simulation", s.protocol.as_str()))
+        }
     })
 }
 
@@ -519,11 +531,8 @@ pub fn summarize(
     events: u64,
 ) -> Summary {
     // Background flows (`workload.background`) are simulated, not measured.
-    let foreground: std::borrow::Cow<[FlowRecord]> = if records.iter().any(|r| r.background) {
-        records.iter().filter(|r| !r.background).cloned().collect::<Vec<_>>().into()
-    } else {
-        records.into()
-    };
+    let foreground: std::borrow::Cow<[FlowRecord]> =
+        if records.iter().any(|r| r.background) { records.iter().filter(|r| !r.background).cloned().collect::<Vec<_>>().into() } else { records.into() };
     let records = &foreground[..];
     let completed = records.iter().filter(|r| r.end.is_some()).count() as u64;
     let with_deadline: Vec<bool> = records.iter().filter_map(|r| r.met_deadline()).collect();

@@ -111,10 +111,18 @@ pub enum LoadBalancing {
     Ecmp,
 }
 
-fn d_seed() -> u64 { 1 }
-fn d_protocol() -> ProtocolName { ProtocolName::Pfabric }
-fn d_max_time() -> f64 { 60_000.0 }
-fn d_max_events() -> u64 { 5_000_000_000 }
+fn d_seed() -> u64 {
+    1
+}
+fn d_protocol() -> ProtocolName {
+    ProtocolName::Pfabric
+}
+fn d_max_time() -> f64 {
+    60_000.0
+}
+fn d_max_events() -> u64 {
+    5_000_000_000
+}
 
 /// A complete, reproducible description of a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -273,7 +281,8 @@ mod tests {
         let rack = r#"{"name":"x","topology":{"kind":"single_rack","hosts":4,"link_gbps":1,"propagation_ns":62500},"protocol":"d3"}"#;
         let e = Scenario::from_json(rack).unwrap_err();
         assert!(e.starts_with("params.d3.rtt_us") && e.contains("250 us"), "{e}");
-        let ok = r#"{"name":"x","topology":{"kind":"single_rack","hosts":4,"link_gbps":1,"propagation_ns":62500},"protocol":"rcp","params":{"rcp":{"rtt_us":250}}}"#;
+        let ok =
+            r#"{"name":"x","topology":{"kind":"single_rack","hosts":4,"link_gbps":1,"propagation_ns":62500},"protocol":"rcp","params":{"rcp":{"rtt_us":250}}}"#;
         Scenario::from_json(ok).unwrap();
         // The leaf-spine's round trip is under 1 us: the defaults pass.
         Scenario::from_json(r#"{"name":"x","protocol":"rcp"}"#).unwrap();

@@ -27,18 +27,9 @@ use std::collections::VecDeque;
 /// fields, leaving `proto` free.
 macro_rules! io {
     ($s:ident, $node:expr) => {
-        Io {
-            now: $s.now,
-            node: $node,
-            net: &$s.net,
-            queue_bytes: &$s.queue_bytes,
-            rng: &mut $s.proto_rng,
-            trace: &mut $s.trace,
-            actions: &mut $s.actions,
-        }
+        Io { now: $s.now, node: $node, net: &$s.net, queue_bytes: &$s.queue_bytes, rng: &mut $s.proto_rng, trace: &mut $s.trace, actions: &mut $s.actions }
     };
 }
-
 
 /// Tie-breaks of events at the same picosecond (the event list orders by
 /// (time, tie)): a class in the top three bits, then the port, node or
@@ -215,7 +206,17 @@ impl Port {
     /// Always inlined into its two callers.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn transmit<T: Copy>(&mut self, p: &mut Packet, id: PacketId, port: PortId, now: SimTime, events: &mut EventList<Event<T>>, overflow: &mut [VecDeque<(SimTime, PacketId)>], net: &Network, hold: bool) -> SimTime {
+    fn transmit<T: Copy>(
+        &mut self,
+        p: &mut Packet,
+        id: PacketId,
+        port: PortId,
+        now: SimTime,
+        events: &mut EventList<Event<T>>,
+        overflow: &mut [VecDeque<(SimTime, PacketId)>],
+        net: &Network,
+        hold: bool,
+    ) -> SimTime {
         let serialization = match self.ps_per_byte {
             0 => net.ports[port.idx()].rate.serialization(p.size as u64),
             k => SimTime::from_ps(k as u64 * p.size as u64),
@@ -1008,7 +1009,14 @@ impl<P: Protocol> Simulation<P> {
         }
         r.end = Some(self.now);
         if self.cfg.audit {
-            assert_eq!(self.audit_bytes[flow.idx()], r.size, "audit: flow {} completed with {} distinct payload bytes of {}", flow.0, self.audit_bytes[flow.idx()], r.size);
+            assert_eq!(
+                self.audit_bytes[flow.idx()],
+                r.size,
+                "audit: flow {} completed with {} distinct payload bytes of {}",
+                flow.0,
+                self.audit_bytes[flow.idx()],
+                r.size
+            );
         }
         if self.trace.enabled {
             self.trace.push(self.now, TraceKind::FlowFinish { flow });
@@ -1504,7 +1512,6 @@ impl<P: Protocol> Simulation<P> {
         }
     }
 }
-
 
 /// Packets for another part of a split run: (arrival time at the far node,
 /// port, packet).

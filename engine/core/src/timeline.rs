@@ -114,7 +114,19 @@ impl Timeline {
     /// A timeline over `run` (at time zero or anywhere), with its state now
     /// as the first checkpoint.
     pub fn new(run: Box<dyn Runner>, cfg: TimelineConfig, measure: Option<MemoryMeasure>) -> Self {
-        let mut t = Timeline { run, coarse: Vec::new(), fine: Vec::new(), scout: None, explored_all: false, end: None, interval: cfg.interval_events.max(1), cfg, measure, trace: false, last_fine: SimTime::ZERO };
+        let mut t = Timeline {
+            run,
+            coarse: Vec::new(),
+            fine: Vec::new(),
+            scout: None,
+            explored_all: false,
+            end: None,
+            interval: cfg.interval_events.max(1),
+            cfg,
+            measure,
+            trace: false,
+            last_fine: SimTime::ZERO,
+        };
         let first = t.checkpoint_of(None);
         t.coarse.push(first);
         t
@@ -312,7 +324,13 @@ impl Timeline {
 
     /// What the timeline holds now.
     pub fn stats(&self) -> TimelineStats {
-        let explored = self.coarse.last().map_or(SimTime::ZERO, |c| c.time).max(self.scout.as_ref().map_or(SimTime::ZERO, |s| s.now())).max(self.run.now()).max(self.end.unwrap_or(SimTime::ZERO));
+        let explored = self
+            .coarse
+            .last()
+            .map_or(SimTime::ZERO, |c| c.time)
+            .max(self.scout.as_ref().map_or(SimTime::ZERO, |s| s.now()))
+            .max(self.run.now())
+            .max(self.end.unwrap_or(SimTime::ZERO));
         TimelineStats {
             coarse: self.coarse.len(),
             fine: self.fine.len(),

@@ -190,7 +190,39 @@ pub enum ControlEvent {
 
 impl ControlEvent {
     /// Every control event, in code order.
-    pub const ALL: [ControlEvent; 31] = [ControlEvent::Probe, ControlEvent::Rts, ControlEvent::Token, ControlEvent::TokenExpired, ControlEvent::FreeTokenExpired, ControlEvent::Downgrade, ControlEvent::ReceiverTimeout, ControlEvent::FastpassRequest, ControlEvent::FastpassGrant, ControlEvent::FastpassMissedSlot, ControlEvent::FastpassQuery, ControlEvent::FastpassNack, ControlEvent::FastpassAck, ControlEvent::PaseRequest, ControlEvent::PaseDecision, ControlEvent::PasePrune, ControlEvent::PaseDelegationReport, ControlEvent::PaseDelegationUpdate, ControlEvent::PaseProbe, ControlEvent::PaseRelease, ControlEvent::PdqSyn, ControlEvent::PdqAccept, ControlEvent::PdqEarlyStart, ControlEvent::PdqPause, ControlEvent::PdqRate, ControlEvent::PdqProbe, ControlEvent::PdqTerminate, ControlEvent::PdqFin, ControlEvent::D3Quench, ControlEvent::RcpRefresh, ControlEvent::DeadlineAbort];
+    pub const ALL: [ControlEvent; 31] = [
+        ControlEvent::Probe,
+        ControlEvent::Rts,
+        ControlEvent::Token,
+        ControlEvent::TokenExpired,
+        ControlEvent::FreeTokenExpired,
+        ControlEvent::Downgrade,
+        ControlEvent::ReceiverTimeout,
+        ControlEvent::FastpassRequest,
+        ControlEvent::FastpassGrant,
+        ControlEvent::FastpassMissedSlot,
+        ControlEvent::FastpassQuery,
+        ControlEvent::FastpassNack,
+        ControlEvent::FastpassAck,
+        ControlEvent::PaseRequest,
+        ControlEvent::PaseDecision,
+        ControlEvent::PasePrune,
+        ControlEvent::PaseDelegationReport,
+        ControlEvent::PaseDelegationUpdate,
+        ControlEvent::PaseProbe,
+        ControlEvent::PaseRelease,
+        ControlEvent::PdqSyn,
+        ControlEvent::PdqAccept,
+        ControlEvent::PdqEarlyStart,
+        ControlEvent::PdqPause,
+        ControlEvent::PdqRate,
+        ControlEvent::PdqProbe,
+        ControlEvent::PdqTerminate,
+        ControlEvent::PdqFin,
+        ControlEvent::D3Quench,
+        ControlEvent::RcpRefresh,
+        ControlEvent::DeadlineAbort,
+    ];
     /// Its name, e.g. `"pdq_pause"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -238,7 +270,6 @@ impl Serialize for ControlEvent {
         s.serialize_str(self.as_str())
     }
 }
-
 
 impl Serialize for PacketKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

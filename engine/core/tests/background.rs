@@ -62,12 +62,8 @@ fn background_flows_slow_the_flows_that_share_their_links() {
     let plain = run_ok(&base(), RunOptions::default());
     let bg = run_ok(&with_background(base(), &[(0, 7), (1, 7)]), RunOptions::default());
     let mean_fct = |o: &dcsim_core::RunOutput, into7: bool| {
-        let v: Vec<f64> = o
-            .records
-            .iter()
-            .filter(|r| !r.background && (r.dst == 7) == into7 && r.src > 1)
-            .filter_map(|r| r.fct().map(|f| f.as_us_f64()))
-            .collect();
+        let v: Vec<f64> =
+            o.records.iter().filter(|r| !r.background && (r.dst == 7) == into7 && r.src > 1).filter_map(|r| r.fct().map(|f| f.as_us_f64())).collect();
         assert!(v.len() >= 20, "too few flows: {}", v.len());
         v.iter().sum::<f64>() / v.len() as f64
     };

@@ -35,7 +35,8 @@ fn check_series(s: &Scenario, who: &str) -> dcsim_core::RunOutput {
 
 #[test]
 fn unsent_bytes_stay_below_pending_bytes_and_end_at_zero() {
-    let cases: Vec<(ProtocolName, u64)> = vec![(ProtocolName::Pfabric, 1500), (ProtocolName::Phost, 1500), (ProtocolName::Dctcp, 1500), (ProtocolName::Fastpass, 800), (ProtocolName::Rcp, 800)];
+    let cases: Vec<(ProtocolName, u64)> =
+        vec![(ProtocolName::Pfabric, 1500), (ProtocolName::Phost, 1500), (ProtocolName::Dctcp, 1500), (ProtocolName::Fastpass, 800), (ProtocolName::Rcp, 800)];
     let out = par_map(&cases, |&(p, n)| {
         let mut s = load("websearch-leaf-spine");
         s.protocol = p;

@@ -46,7 +46,13 @@ fn a_branch_is_reproducible_and_equals_its_base_before_the_divergence() {
         assert_eq!(done_before(&one), done_before(&plain), "{}: the branch differs before it diverges", p.as_str());
         assert!(one.summary.scenario.contains("what if"), "the summary names the branch: {}", one.summary.scenario);
         // And it does diverge: a 6 KB buffer (4 packets) drops more than the base's.
-        assert!(one.counters.data_dropped_total() > plain.counters.data_dropped_total(), "{}: 6 KB buffers dropped {} packets, the base {}", p.as_str(), one.counters.data_dropped_total(), plain.counters.data_dropped_total());
+        assert!(
+            one.counters.data_dropped_total() > plain.counters.data_dropped_total(),
+            "{}: 6 KB buffers dropped {} packets, the base {}",
+            p.as_str(),
+            one.counters.data_dropped_total(),
+            plain.counters.data_dropped_total()
+        );
     }
 }
 

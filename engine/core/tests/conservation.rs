@@ -99,7 +99,10 @@ fn check(o: &RunOutput) -> Vec<String> {
     // Conservation of data packets and of their wire bytes.
     let dropped: u64 = c.data_dropped.iter().sum();
     if c.data_sent != c.data_delivered + dropped + c.data_in_flight {
-        bad.push(format!("data packets: sent {} != delivered {} + dropped {} (by hop {:?}) + in flight {}", c.data_sent, c.data_delivered, dropped, c.data_dropped, c.data_in_flight));
+        bad.push(format!(
+            "data packets: sent {} != delivered {} + dropped {} (by hop {:?}) + in flight {}",
+            c.data_sent, c.data_delivered, dropped, c.data_dropped, c.data_in_flight
+        ));
     }
     if c.data_bytes_sent != c.data_bytes_delivered + c.data_bytes_dropped + c.data_bytes_in_flight {
         bad.push(format!(
@@ -123,12 +126,8 @@ fn check(o: &RunOutput) -> Vec<String> {
         ));
     }
     // OPT is a lower bound (section 2: slowdown >= 1).
-    let below: Vec<String> = o
-        .records
-        .iter()
-        .filter_map(|r| r.slowdown().filter(|&s| s < 1.0 - 1e-9).map(|s| format!("flow {} slowdown {s}", r.id)))
-        .take(5)
-        .collect();
+    let below: Vec<String> =
+        o.records.iter().filter_map(|r| r.slowdown().filter(|&s| s < 1.0 - 1e-9).map(|s| format!("flow {} slowdown {s}", r.id))).take(5).collect();
     if !below.is_empty() {
         bad.push(format!("slowdown below 1: {}", below.join(", ")));
     }
@@ -245,7 +244,8 @@ fn lone_flow_has_slowdown_exactly_one() {
                 assert_eq!(o.records.len(), 1);
                 let r = &o.records[0];
                 let sl = r.slowdown();
-                let label = format!("{} {:?} {} (seed {seed}, {} -> {})", p.as_str(), switching, if inter_rack { "inter-rack" } else { "intra-rack" }, r.src, r.dst);
+                let label =
+                    format!("{} {:?} {} (seed {seed}, {} -> {})", p.as_str(), switching, if inter_rack { "inter-rack" } else { "intra-rack" }, r.src, r.dst);
                 eprintln!("lone flow {label}: fct {:?} ideal {:?} slowdown {:?}, data sent {}", r.fct(), r.ideal, sl, o.counters.data_sent);
                 match sl {
                     Some(x) if (x - 1.0).abs() <= 1e-9 => {}
@@ -264,7 +264,18 @@ fn lone_flow_has_slowdown_exactly_one() {
 #[test]
 fn shipped_scenarios_load() {
     // The paper tests load these by name; keep them parseable.
-    for n in ["websearch-leaf-spine", "datamining-leaf-spine", "imc10-leaf-spine", "incast", "pfabric-probe-mode", "pfabric-seamless-switching", "phost-bimodal", "phost-permutation", "phost-two-tenants", "phost-deadlines"] {
+    for n in [
+        "websearch-leaf-spine",
+        "datamining-leaf-spine",
+        "imc10-leaf-spine",
+        "incast",
+        "pfabric-probe-mode",
+        "pfabric-seamless-switching",
+        "phost-bimodal",
+        "phost-permutation",
+        "phost-two-tenants",
+        "phost-deadlines",
+    ] {
         let _ = load(n);
     }
 }
@@ -312,7 +323,13 @@ fn bytes_dropped_past_the_first_hop_are_charged_to_the_source_link() {
         (wasted, sent, c.data_dropped)
     });
     let frac = |(w, b, _): (u64, u64, [u64; 4])| w as f64 / b as f64;
-    eprintln!("all-to-all racks at load 0.9: host links' bytes wasted: pFabric {:.4} (drops by hop {:?}), PASE {:.4} ({:?})", frac(out[0]), out[0].2, frac(out[1]), out[1].2);
+    eprintln!(
+        "all-to-all racks at load 0.9: host links' bytes wasted: pFabric {:.4} (drops by hop {:?}), PASE {:.4} ({:?})",
+        frac(out[0]),
+        out[0].2,
+        frac(out[1]),
+        out[1].2
+    );
     assert!(out[0].0 > 0, "pFabric's line-rate flows collide at the ToR-host links");
     assert!(frac(out[0]) > 10.0 * frac(out[1]), "pFabric should waste far more of the host links than PASE");
 }

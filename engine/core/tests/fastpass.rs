@@ -21,8 +21,8 @@ use dcsim_core::net::{Network, PortRole};
 use dcsim_core::packet::PacketKind;
 use dcsim_core::protocol::fastpass::Fastpass;
 use dcsim_core::queue::setup::PortSetup;
-use dcsim_core::scenario::ProtocolName;
 use dcsim_core::run::sim_config;
+use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::{Simulation, StopReason};
 use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
@@ -148,7 +148,12 @@ fn matching_run(guard: f64) -> (usize, usize) {
         }
     }
     assert!(checked > sends.len() * 9 / 10, "checked {checked} of {}", sends.len());
-    eprintln!("guard {guard}: {} of {} packets left their NIC outside their slot{}", late.len(), nic_sends.len(), late.first().map_or(String::new(), |x| format!(" (first: {x})")));
+    eprintln!(
+        "guard {guard}: {} of {} packets left their NIC outside their slot{}",
+        late.len(),
+        nic_sends.len(),
+        late.first().map_or(String::new(), |x| format!(" (first: {x})"))
+    );
     (late.len(), nic_sends.len())
 }
 
@@ -169,7 +174,18 @@ fn no_flow_finishes_before_one_epoch_and_a_round_trip() {
     for r in &o.records {
         let fct = r.fct().expect("every flow completes");
         let bound = epoch + path_delay(&net, NodeId(r.src), arbiter) + r.ideal;
-        assert!(fct >= bound, "flow {} ({} B, {} -> {}): fct {:?} < epoch {:?} + request {:?} + ideal {:?}", r.id, r.size, r.src, r.dst, fct, epoch, path_delay(&net, NodeId(r.src), arbiter), r.ideal);
+        assert!(
+            fct >= bound,
+            "flow {} ({} B, {} -> {}): fct {:?} < epoch {:?} + request {:?} + ideal {:?}",
+            r.id,
+            r.size,
+            r.src,
+            r.dst,
+            fct,
+            epoch,
+            path_delay(&net, NodeId(r.src), arbiter),
+            r.ideal
+        );
         if r.size < 100_000 {
             short += 1;
         }
@@ -286,15 +302,15 @@ fn losses_are_recovered() {
 fn bad_parameters_are_rejected_naming_the_field() {
     assert_rejected_naming(
         [
-        (r#"{"epoch_slots":0}"#, "params.fastpass.epoch_slots"),
-        (r#"{"epoch_slots":33}"#, "params.fastpass.epoch_slots"),
-        (r#"{"buffer_bytes":100}"#, "params.fastpass.buffer_bytes"),
-        (r#"{"arbiter_host":144}"#, "params.fastpass.arbiter_host"),
-        (r#"{"arbiter_processing_us":-1}"#, "params.fastpass.arbiter_processing_us"),
-        (r#"{"clock_skew_ns":-5}"#, "params.fastpass.clock_skew_ns"),
-        (r#"{"retransmit_timeout_us":0}"#, "params.fastpass.retransmit_timeout_us"),
-        (r#"{"epoch_guard_slots":-0.5}"#, "params.fastpass.epoch_guard_slots"),
-        (r#"{"epoch_slot":8}"#, "epoch_slot"),
+            (r#"{"epoch_slots":0}"#, "params.fastpass.epoch_slots"),
+            (r#"{"epoch_slots":33}"#, "params.fastpass.epoch_slots"),
+            (r#"{"buffer_bytes":100}"#, "params.fastpass.buffer_bytes"),
+            (r#"{"arbiter_host":144}"#, "params.fastpass.arbiter_host"),
+            (r#"{"arbiter_processing_us":-1}"#, "params.fastpass.arbiter_processing_us"),
+            (r#"{"clock_skew_ns":-5}"#, "params.fastpass.clock_skew_ns"),
+            (r#"{"retransmit_timeout_us":0}"#, "params.fastpass.retransmit_timeout_us"),
+            (r#"{"epoch_guard_slots":-0.5}"#, "params.fastpass.epoch_guard_slots"),
+            (r#"{"epoch_slot":8}"#, "epoch_slot"),
         ]
         .map(|(params, field)| (format!(r#"{{"name":"x","protocol":"fastpass","params":{{"fastpass":{params}}}}}"#), field)),
     );

@@ -65,7 +65,12 @@ fn a_spine_that_dies_for_good_is_routed_around() {
         // whose timing a failure moves either way (seen once: 7.86 with
         // the spine down against 8.82 with all four).
         if p != ProtocolName::Tcp {
-            assert!(failed.summary.all.mean_slowdown >= plain.summary.all.mean_slowdown * 0.97, "{who}: mean slowdown {} with a spine down, {} with all four", failed.summary.all.mean_slowdown, plain.summary.all.mean_slowdown);
+            assert!(
+                failed.summary.all.mean_slowdown >= plain.summary.all.mean_slowdown * 0.97,
+                "{who}: mean slowdown {} with a spine down, {} with all four",
+                failed.summary.all.mean_slowdown,
+                plain.summary.all.mean_slowdown
+            );
         }
     }
 }
@@ -84,10 +89,8 @@ fn incast_recovers_after_the_receivers_link_comes_back() {
         let recv = plain.records[0].dst;
         let recv_name = format!("h{recv}");
         let tor = format!("tor{}", recv / 16);
-        s.faults = vec![
-            fault(2000.0, FaultKind::LinkDown { link: [tor.clone(), recv_name.clone()] }),
-            fault(4000.0, FaultKind::LinkUp { link: [tor, recv_name] }),
-        ];
+        s.faults =
+            vec![fault(2000.0, FaultKind::LinkDown { link: [tor.clone(), recv_name.clone()] }), fault(4000.0, FaultKind::LinkUp { link: [tor, recv_name] })];
         (p, plain, run_ok(&s, RunOptions { trace: false, audit: true }))
     });
     for (p, plain, failed) in out {
@@ -106,7 +109,10 @@ fn incast_recovers_after_the_receivers_link_comes_back() {
         // 9.6: there the outage may even shorten it, seen 22.98 against
         // 23.48 ms).
         let (before, after) = (before.unwrap(), after.unwrap());
-        assert!(after >= ideal_ms + 2.0 - 0.05 && (after > before || before > ideal_ms + 2.0), "{who}: request done at {after:.2} ms with the fault, {before:.2} ms without, ideal {ideal_ms:.1} ms");
+        assert!(
+            after >= ideal_ms + 2.0 - 0.05 && (after > before || before > ideal_ms + 2.0),
+            "{who}: request done at {after:.2} ms with the fault, {before:.2} ms without, ideal {ideal_ms:.1} ms"
+        );
     }
 }
 
@@ -170,7 +176,11 @@ fn drop_next_loses_exactly_one_packet_and_the_flow_recovers() {
         // The same drop as a what-if branch at the same time.
         let mut b = s.clone();
         b.faults.clear();
-        b.branch = Some(dcsim_core::branch::BranchSpec { name: "lose one".into(), at_us: f.start.as_us_f64(), change: dcsim_core::branch::BranchChange::Fault(FaultKind::DropNext { flow: f.id, port }) });
+        b.branch = Some(dcsim_core::branch::BranchSpec {
+            name: "lose one".into(),
+            at_us: f.start.as_us_f64(),
+            change: dcsim_core::branch::BranchChange::Fault(FaultKind::DropNext { flow: f.id, port }),
+        });
         let branch = run_ok(&b, RunOptions::default());
         (p, f, plain, hit, branch)
     });

@@ -228,12 +228,22 @@ fn check_run(text: &str, t: &mut Tally) -> Result<(), TestCaseError> {
     // stuck at one instant, once past twice the limit (at least 10^6 more).
     let runaway = s.max_events.saturating_add(s.max_events.max(1_000_000));
     prop_assert!(!packet_level || o.summary.events <= runaway, "{} events, far over the limit {}", o.summary.events, s.max_events);
-    prop_assert!(!packet_level || o.summary.events <= s.max_events || matches!(o.stop, StopReason::EventLimit | StopReason::AllFlowsDone), "{} events over the limit {}, stopped by {:?}", o.summary.events, s.max_events, o.stop);
+    prop_assert!(
+        !packet_level || o.summary.events <= s.max_events || matches!(o.stop, StopReason::EventLimit | StopReason::AllFlowsDone),
+        "{} events over the limit {}, stopped by {:?}",
+        o.summary.events,
+        s.max_events,
+        o.stop
+    );
     prop_assert!(!packet_level || o.summary.sim_time_us <= s.max_time_ms * 1000.0 + 1e-6, "ran past the time limit");
     prop_assert_eq!(o.summary.completed as usize, o.records.iter().filter(|r| !r.background && r.end.is_some()).count());
     match o.stop {
         StopReason::TimeLimit | StopReason::EventLimit => {
-            if o.stop == StopReason::TimeLimit { t.time_limit += 1 } else { t.event_limit += 1 }
+            if o.stop == StopReason::TimeLimit {
+                t.time_limit += 1
+            } else {
+                t.event_limit += 1
+            }
             let note = o.summary.note.clone().unwrap_or_default();
             prop_assert!(note.contains("limit"), "a run cut short by {:?} says so, got note `{}`", o.stop, note);
         }

@@ -42,6 +42,13 @@ fn every_scenario_and_protocol_gives_its_recorded_results() {
     }
     let recorded = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (record with DCSIM_BLESS=1)", path.display()));
     let recorded: Vec<&str> = recorded.lines().collect();
-    let changed: Vec<String> = now.iter().zip(recorded.iter().chain(std::iter::repeat(&"(none)"))).filter(|(a, b)| a != *b).map(|(a, b)| format!("  now {a}\n  was {b}")).collect();
-    assert!(changed.is_empty() && now.len() == recorded.len(), "{} of {} runs changed (re-record only if the change is meant):\n{}", changed.len(), now.len(), changed.join("\n"));
+    let changed: Vec<String> =
+        now.iter().zip(recorded.iter().chain(std::iter::repeat(&"(none)"))).filter(|(a, b)| a != *b).map(|(a, b)| format!("  now {a}\n  was {b}")).collect();
+    assert!(
+        changed.is_empty() && now.len() == recorded.len(),
+        "{} of {} runs changed (re-record only if the change is meant):\n{}",
+        changed.len(),
+        now.len(),
+        changed.join("\n")
+    );
 }

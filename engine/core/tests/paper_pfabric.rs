@@ -93,7 +93,13 @@ fn probe_mode_keeps_loss_low() {
         s.protocol = ProtocolName::Pfabric;
         s.params.pfabric.probe_mode = probe;
         let o = run_ok(&s, RunOptions::default());
-        eprintln!("probe mode {probe}: drop rate {:.4} ({} of {} data packets), stop {:?}", o.summary.drop_rate, o.counters.data_dropped.iter().sum::<u64>(), o.counters.data_sent, o.stop);
+        eprintln!(
+            "probe mode {probe}: drop rate {:.4} ({} of {} data packets), stop {:?}",
+            o.summary.drop_rate,
+            o.counters.data_dropped.iter().sum::<u64>(),
+            o.counters.data_sent,
+            o.stop
+        );
         assert_eq!(o.stop, StopReason::AllFlowsDone, "probe mode {probe}: flows unfinished");
         rates.push(o.summary.drop_rate);
     }

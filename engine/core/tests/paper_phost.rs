@@ -6,9 +6,9 @@
 mod common;
 
 use common::{load, par_map, run_ok};
+use dcsim_core::ids::NodeId;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::StopReason;
-use dcsim_core::ids::NodeId;
 use dcsim_core::units::SimTime;
 use dcsim_core::workload::{NamedCdf, SizeSpec};
 use dcsim_core::{prepare, RunOptions, Scenario};
@@ -132,7 +132,9 @@ fn phost_is_within_ten_percent_of_pfabric_fastpass_is_worse_and_phost_drops_noth
             failures.push(format!("{w}: Fastpass's mean slowdown {c:.4} is less than 1.3 times pHost's {b:.4}"));
         }
         if g > 4.0 * b || g >= c {
-            failures.push(format!("{w}: Fastpass starting on the grant ({g:.4}) should be at most 4 times pHost's {b:.4} and below Fastpass at slot start ({c:.4})"));
+            failures.push(format!(
+                "{w}: Fastpass starting on the grant ({g:.4}) should be at most 4 times pHost's {b:.4} and below Fastpass at slot start ({c:.4})"
+            ));
         }
         let d = pf.counters.data_dropped;
         let total: u64 = d.iter().sum();

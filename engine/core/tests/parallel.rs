@@ -39,11 +39,21 @@ fn same_at(s: &Scenario, runs: &[(usize, Fold)], who: &str) -> usize {
         }
         let got = csvs(&o);
         if got.1 != want.1 {
-            panic!("{who} at {n} threads ({} parts): the summary differs\n  one thread: {}\n  split:      {}", how.parts, want.1.lines().nth(1).unwrap_or(""), got.1.lines().nth(1).unwrap_or(""));
+            panic!(
+                "{who} at {n} threads ({} parts): the summary differs\n  one thread: {}\n  split:      {}",
+                how.parts,
+                want.1.lines().nth(1).unwrap_or(""),
+                got.1.lines().nth(1).unwrap_or("")
+            );
         }
         if got.0 != want.0 {
             let diff = want.0.lines().zip(got.0.lines()).find(|(a, b)| a != b);
-            panic!("{who} at {n} threads ({} parts): the flows CSV differs, first at\n  one thread: {:?}\n  split:      {:?}", how.parts, diff.map(|d| d.0), diff.map(|d| d.1));
+            panic!(
+                "{who} at {n} threads ({} parts): the flows CSV differs, first at\n  one thread: {:?}\n  split:      {:?}",
+                how.parts,
+                diff.map(|d| d.0),
+                diff.map(|d| d.1)
+            );
         }
     }
     split

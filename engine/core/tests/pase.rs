@@ -239,7 +239,9 @@ fn first_rate_at_an_idle_child(capacity: PaseDelegatedCapacity) -> f64 {
                     assert!(e.t_ps > SimTime::from_ms(2).ps(), "the flow arrives at {} ps, before the shares settle", e.t_ps);
                     flow = Some(f);
                 }
-                TraceKind::Decision { flow: f, port: Some(port), what: ControlEvent::PaseRequest, rate_bps, .. } if Some(f) == flow && port == tor_up => return rate_bps,
+                TraceKind::Decision { flow: f, port: Some(port), what: ControlEvent::PaseRequest, rate_bps, .. } if Some(f) == flow && port == tor_up => {
+                    return rate_bps
+                }
                 _ => {}
             }
         }
@@ -296,10 +298,13 @@ fn arbitration_waits(await_arbitration: bool, optimized: bool) -> Vec<(SimTime, 
             }
         }
     }
-    flows.values().map(|&(t0, rtt, sent, answer)| {
-        let wait = answer.expect("every flow gets an answer") - t0;
-        (SimTime::from_ps(wait), sent - 1 - (wait / rtt) as i64)
-    }).collect()
+    flows
+        .values()
+        .map(|&(t0, rtt, sent, answer)| {
+            let wait = answer.expect("every flow gets an answer") - t0;
+            (SimTime::from_ps(wait), sent - 1 - (wait / rtt) as i64)
+        })
+        .collect()
 }
 
 #[test]
@@ -373,7 +378,9 @@ fn lowest_queue_run(probing: bool) -> LowestQueueRun {
         for e in sim.trace.drain() {
             match e.kind {
                 TraceKind::Control { flow, what: ControlEvent::PaseProbe } if flow == low => probes.push(e.t_ps),
-                TraceKind::Decision { flow, what: ControlEvent::PaseDecision, queue: Some(queue), .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
+                TraceKind::Decision { flow, what: ControlEvent::PaseDecision, queue: Some(queue), .. } if flow == low && high_done.is_none() => {
+                    low_decisions.push(queue)
+                }
                 TraceKind::FlowFinish { flow } if flow == high => high_done = Some(e.t_ps),
                 TraceKind::Timeout { flow, .. } if flow == low => timeouts += 1,
                 _ => {}
@@ -386,13 +393,23 @@ fn lowest_queue_run(probing: bool) -> LowestQueueRun {
         }
     }
     assert!(sim.proto.win.sender_done(low), "the low flow finishes once promoted");
-    LowestQueueRun { probes, low_decisions, high_done: high_done.expect("the top-queue flow finishes"), timeouts, interval: interval.expect("the low flow ran") }
+    LowestQueueRun {
+        probes,
+        low_decisions,
+        high_done: high_done.expect("the top-queue flow finishes"),
+        timeouts,
+        interval: interval.expect("the low flow ran"),
+    }
 }
 
 #[test]
 fn a_flow_in_the_lowest_queue_probes_once_per_rtt_and_never_retransmits() {
     let r = lowest_queue_run(true);
-    assert!(!r.low_decisions.is_empty() && r.low_decisions.iter().all(|&q| q == 1), "the 2 MB flow stays in the lowest queue while the 1 MB one runs: {:?}", r.low_decisions);
+    assert!(
+        !r.low_decisions.is_empty() && r.low_decisions.iter().all(|&q| q == 1),
+        "the 2 MB flow stays in the lowest queue while the 1 MB one runs: {:?}",
+        r.low_decisions
+    );
     let before: Vec<u64> = r.probes.iter().copied().filter(|&t| t < r.high_done).collect();
     // About 8 ms in the lowest queue: a probe whenever a timeout fires (the
     // 100 us timeout, stretched to one probe interval after progress),
@@ -467,7 +484,12 @@ fn many_to_one_sends_every_flow_to_the_receiver_at_the_load_of_its_link() {
             let offered = bytes as f64 / (last.ps() as f64 * 1e-12);
             let want = load_ * net.host_rate.bps() as f64 / 8.0;
             let err = offered / want - 1.0;
-            println!("{} hosts, load {load_}, seed {seed}: {offered:.0} B/s offered on the receiver's link, want {want:.0} ({:+.2}%, tolerance {:.2}%)", net.n_hosts, 100.0 * err, 100.0 * tol);
+            println!(
+                "{} hosts, load {load_}, seed {seed}: {offered:.0} B/s offered on the receiver's link, want {want:.0} ({:+.2}%, tolerance {:.2}%)",
+                net.n_hosts,
+                100.0 * err,
+                100.0 * tol
+            );
             assert!(err.abs() <= tol, "load {load_}: offered {offered:.0} B/s, want {want:.0} B/s (relative error {err:.4}, tolerance {tol:.4})");
         }
     }
@@ -575,7 +597,9 @@ fn points(name: &str, v: &str, loads: &[f64]) -> Vec<Point> {
             Point { afct_us: o.all.afct_us, deadlines_met: o.deadlines_met.unwrap_or(f64::NAN) }
         });
         let n = SEEDS.len() as f64;
-        runs.chunks(SEEDS.len()).map(|c| Point { afct_us: c.iter().map(|p| p.afct_us).sum::<f64>() / n, deadlines_met: c.iter().map(|p| p.deadlines_met).sum::<f64>() / n }).collect()
+        runs.chunks(SEEDS.len())
+            .map(|c| Point { afct_us: c.iter().map(|p| p.afct_us).sum::<f64>() / n, deadlines_met: c.iter().map(|p| p.deadlines_met).sum::<f64>() / n })
+            .collect()
     })
     .clone()
 }
@@ -585,7 +609,12 @@ fn afct_ratios(name: &str, a: &str, b: &str, loads: &[f64]) -> Vec<f64> {
     let (pa, pb) = (points(name, a, loads), points(name, b, loads));
     let r: Vec<f64> = pa.iter().zip(&pb).map(|(x, y)| x.afct_us / y.afct_us).collect();
     let us = |p: &[Point]| p.iter().map(|x| format!("{:.0}", x.afct_us)).collect::<Vec<_>>().join(", ");
-    println!("{name}, loads {loads:?}: AFCT {a} {} us, {b} {} us, ratio {}", us(&pa), us(&pb), r.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", "));
+    println!(
+        "{name}, loads {loads:?}: AFCT {a} {} us, {b} {} us, ratio {}",
+        us(&pa),
+        us(&pb),
+        r.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
+    );
     r
 }
 
@@ -894,7 +923,13 @@ fn explore_variants() {
                 let done: Vec<_> = sim.records.iter().filter(|r| !r.background && r.end.is_some()).collect();
                 let afct = done.iter().map(|r| (r.end.unwrap() - r.start).as_us_f64()).sum::<f64>() / done.len() as f64;
                 let st = &sim.proto.stats;
-                eprintln!("{v} load {l} seed {seed}: AFCT {afct:.0} us, messages {} (reports {}, updates {}, pruned {})", st.messages(), st.delegation_reports, st.delegation_updates, st.pruned);
+                eprintln!(
+                    "{v} load {l} seed {seed}: AFCT {afct:.0} us, messages {} (reports {}, updates {}, pruned {})",
+                    st.messages(),
+                    st.delegation_reports,
+                    st.delegation_updates,
+                    st.pruned
+                );
             }
         }
     }

@@ -150,7 +150,8 @@ fn d3_rcp_and_tcp_fall_below_pdq_as_flows_increase() {
 fn basic_and_baselines_with_abort() -> Vec<(String, [f64; 2])> {
     let schemes = [BASIC, Scheme::D3, Scheme::Rcp, Scheme::Tcp];
     let fanouts = [25u32, 50];
-    let jobs: Vec<(Scheme, u32, u64)> = schemes.iter().flat_map(|&sc| fanouts.iter().flat_map(move |&f| SEEDS.iter().map(move |&seed| (sc, f, seed)))).collect();
+    let jobs: Vec<(Scheme, u32, u64)> =
+        schemes.iter().flat_map(|&sc| fanouts.iter().flat_map(move |&f| SEEDS.iter().map(move |&seed| (sc, f, seed)))).collect();
     let met = par_map(&jobs, |&(sc, f, seed)| {
         let mut s = query(f, seed, sc);
         // The paper's tree, not the 52-server one `query` takes beyond 11.
@@ -200,7 +201,9 @@ fn with_three_flows_pdq_stays_near_optimal_as_flow_sizes_grow() {
         run_ok(&s, RunOptions::default()).summary.deadlines_met.expect("deadline flows")
     });
     let per = means.len() * SEEDS.len();
-    let rows: Vec<Vec<f64>> = (0..schemes.len()).map(|i| (0..means.len()).map(|j| met[i * per + j * SEEDS.len()..][..SEEDS.len()].iter().sum::<f64>() / SEEDS.len() as f64).collect()).collect();
+    let rows: Vec<Vec<f64>> = (0..schemes.len())
+        .map(|i| (0..means.len()).map(|j| met[i * per + j * SEEDS.len()..][..SEEDS.len()].iter().sum::<f64>() / SEEDS.len() as f64).collect())
+        .collect();
     eprintln!("deadlines met, 3 flows per query, mean size {means:?} bytes");
     for (s, r) in schemes.iter().zip(&rows) {
         eprintln!("  {:<14} {}", s.label(), r.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join("  "));

@@ -51,7 +51,8 @@ fn influx(n: u32, count_flows: bool) -> (u64, f64, f64) {
     let mut r = dcsim_core::prepare(&s, RunOptions { trace: true, audit: false }).unwrap();
     let net = r.network().clone();
     let receiver = NodeId(n);
-    let bottleneck = (0..net.ports.len()).find(|&i| net.ports[i].peer == receiver && !net.is_host(net.ports[i].node)).expect("the switch's port to the receiver");
+    let bottleneck =
+        (0..net.ports.len()).find(|&i| net.ports[i].peer == receiver && !net.is_host(net.ports[i].node)).expect("the switch's port to the receiver");
     let (c, fair) = (10e9, 10e9 / n as f64);
     // (time in us, rate) at every change of the bottleneck's rate, from C at 0.
     let mut rates: Vec<(f64, f64)> = vec![(0.0, c)];

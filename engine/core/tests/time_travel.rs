@@ -22,7 +22,11 @@ fn csv(o: &RunOutput) -> (String, String) {
 /// queues, drops and retransmissions happen before the snapshot).
 fn shipped() -> Vec<Scenario> {
     let mut out = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json")).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json"))
+        .collect();
     paths.sort();
     for p in paths {
         let mut s = Scenario::from_json(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", p.display()));

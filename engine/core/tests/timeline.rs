@@ -6,12 +6,12 @@
 mod common;
 
 use common::load;
+use dcsim_core::heap::{live_bytes as live, CountingAllocator};
 use dcsim_core::report::flows_csv;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::timeline::{Timeline, TimelineConfig};
 use dcsim_core::units::SimTime;
 use dcsim_core::{prepare, RunOptions, Runner, Scenario};
-use dcsim_core::heap::{live_bytes as live, CountingAllocator};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
@@ -91,7 +91,13 @@ fn a_seek_replays_the_traced_lead_in_even_to_a_nearby_time() {
         tl.seek(target);
         let trace = tl.run_mut().drain_trace();
         let first = SimTime::from_ps(trace.first().map_or(u64::MAX, |e| e.t_ps));
-        assert!(!trace.is_empty() && first <= target - cfg.lead_in + SimTime::from_us(2), "a seek to {} ps traced from {} ps ({} records)", target.ps(), first.ps(), trace.len());
+        assert!(
+            !trace.is_empty() && first <= target - cfg.lead_in + SimTime::from_us(2),
+            "a seek to {} ps traced from {} ps ({} records)",
+            target.ps(),
+            first.ps(),
+            trace.len()
+        );
     }
 }
 
@@ -122,7 +128,9 @@ fn a_branch_seeks_to_its_divergence_time_and_after_while_animating() {
     // leaving the page "computing the branch" for ever).
     let mut s = scenario(ProtocolName::Pfabric, 400);
     let at = SimTime::from_us(3000);
-    s.branch = Some(serde_json::from_value(serde_json::json!({"name": "spine1 fails", "at_us": 3000.0, "change": {"kind": "switch_down", "node": "spine1"}})).unwrap());
+    s.branch = Some(
+        serde_json::from_value(serde_json::json!({"name": "spine1 fails", "at_us": 3000.0, "change": {"kind": "switch_down", "node": "spine1"}})).unwrap(),
+    );
     let mut tl = Timeline::new(prepare(&s, RunOptions::default()).unwrap(), TimelineConfig::default(), Some(live));
     tl.set_trace(true);
     let fresh = |t: SimTime| {

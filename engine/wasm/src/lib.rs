@@ -7,14 +7,14 @@
 //! `web/src/engine/frame.ts`. The record widths are exported as constants
 //! so the decoder can check them.
 
+use dcsim_core::heap::{live_bytes, CountingAllocator};
 use dcsim_core::ids::PortId;
 use dcsim_core::packet::PacketKind;
 use dcsim_core::report::{flows_csv, summary_csv};
+use dcsim_core::timeline::{Timeline, TimelineConfig};
 use dcsim_core::trace::{ControlEvent, TraceKind};
 use dcsim_core::units::SimTime;
-use dcsim_core::timeline::{Timeline, TimelineConfig};
 use dcsim_core::{prepare, RunOptions, RunOutput, Scenario};
-use dcsim_core::heap::{live_bytes, CountingAllocator};
 use wasm_bindgen::prelude::*;
 
 /// Counts live heap bytes, so that time travel can measure what each
@@ -313,18 +313,22 @@ impl Engine {
             };
             let code = e.kind.code() as u8 as f64;
             let rec: [f64; TRACE_WIDTH - 1] = match e.kind {
-                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64],
-                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority, .. } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64],
-                TraceKind::Drop { port, flow, seq, kind, reason } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), reason as u8 as f64, 0.0],
+                TraceKind::Enqueue { port, flow, seq, kind, subqueue, .. } => {
+                    [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), subqueue as f64, subqueue as f64]
+                }
+                TraceKind::Dequeue { port, flow, seq, kind, queue_bytes, priority, .. } => {
+                    [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), queue_bytes as f64, priority as f64]
+                }
+                TraceKind::Drop { port, flow, seq, kind, reason } => {
+                    [t, code, port.0 as f64, flow.0 as f64, seq as f64, kind_code(kind), reason as u8 as f64, 0.0]
+                }
                 TraceKind::Fault { port, up } => [t, code, port.0 as f64, -1.0, 0.0, 0.0, if up { 1.0 } else { 0.0 }, 0.0],
                 TraceKind::EcnMark { port, flow, seq } => [t, code, port.0 as f64, flow.0 as f64, seq as f64, 0.0, 0.0, 0.0],
                 TraceKind::FlowStart { flow } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
                 TraceKind::FlowFinish { flow } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
                 TraceKind::Timeout { flow, probe_mode } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
                 TraceKind::LinkRate { port, rate_bps } => [t, code, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
-                TraceKind::Control { flow, what } => {
-                    [t, code, -1.0, flow.0 as f64, 0.0, kind_code(PacketKind::Control), what.code() as f64, 0.0]
-                }
+                TraceKind::Control { flow, what } => [t, code, -1.0, flow.0 as f64, 0.0, kind_code(PacketKind::Control), what.code() as f64, 0.0],
                 TraceKind::Decision { flow, port, what, queue, rate_bps } => {
                     let i = what.code();
                     let port = port.map_or(-1.0, |p| p.0 as f64);

@@ -6,18 +6,42 @@ use crate::units::{Rate, SimTime};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-fn d_racks() -> u32 { 9 }
-fn d_hosts_per_rack() -> u32 { 16 }
-fn d_spines() -> u32 { 4 }
-fn d_10() -> f64 { 10.0 }
-fn d_40() -> f64 { 40.0 }
-fn d_1() -> f64 { 1.0 }
-fn d_prop() -> f64 { 200.0 }
-fn d_zero() -> f64 { 0.0 }
-fn d_senders() -> u32 { 5 }
-fn d_rack_hosts() -> u32 { 10 }
-fn d_branching() -> Vec<u32> { vec![4, 3] }
-fn d_tree_rates() -> Vec<f64> { vec![1.0, 1.0] }
+fn d_racks() -> u32 {
+    9
+}
+fn d_hosts_per_rack() -> u32 {
+    16
+}
+fn d_spines() -> u32 {
+    4
+}
+fn d_10() -> f64 {
+    10.0
+}
+fn d_40() -> f64 {
+    40.0
+}
+fn d_1() -> f64 {
+    1.0
+}
+fn d_prop() -> f64 {
+    200.0
+}
+fn d_zero() -> f64 {
+    0.0
+}
+fn d_senders() -> u32 {
+    5
+}
+fn d_rack_hosts() -> u32 {
+    10
+}
+fn d_branching() -> Vec<u32> {
+    vec![4, 3]
+}
+fn d_tree_rates() -> Vec<f64> {
+    vec![1.0, 1.0]
+}
 
 /// Which network to build and its parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -170,7 +194,11 @@ impl TopologySpec {
             Ok(())
         };
         let count = |name: &str, v: u32, min: u32| -> Result<(), String> {
-            if v >= min { Ok(()) } else { Err(format!("topology.{name}: must be at least {min}, got {v}")) }
+            if v >= min {
+                Ok(())
+            } else {
+                Err(format!("topology.{name}: must be at least {min}, got {v}"))
+            }
         };
         match self {
             TopologySpec::LeafSpine { racks, hosts_per_rack, spines, host_link_gbps, fabric_link_gbps, propagation_ns, switch_delay_ns } => {
@@ -208,11 +236,7 @@ impl TopologySpec {
                     return Err(format!("topology.branching: must list 1 to {MAX_TREE_LEVELS} levels, got {}", branching.len()));
                 }
                 if link_gbps.len() != branching.len() {
-                    return Err(format!(
-                        "topology.link_gbps: must have one rate per level of branching ({}), got {}",
-                        branching.len(),
-                        link_gbps.len()
-                    ));
+                    return Err(format!("topology.link_gbps: must have one rate per level of branching ({}), got {}", branching.len(), link_gbps.len()));
                 }
                 for (i, &b) in branching.iter().enumerate() {
                     count(&format!("branching[{i}]"), b, 1)?;
@@ -244,14 +268,7 @@ struct Builder {
 
 impl Builder {
     fn new(n_hosts: u32, host_rate: Rate, propagation_ns: f64, switch_delay_ns: f64) -> Self {
-        let mut net = Network {
-            nodes: Vec::new(),
-            ports: Vec::new(),
-            n_hosts,
-            host_rate,
-            route_index: Vec::new(),
-            route_ports: Vec::new(),
-        };
+        let mut net = Network { nodes: Vec::new(), ports: Vec::new(), n_hosts, host_rate, route_index: Vec::new(), route_ports: Vec::new() };
         for i in 0..n_hosts {
             net.nodes.push(Node { kind: NodeKind::Host, ports: Vec::new(), group: 0, name: format!("h{i}") });
         }
@@ -310,9 +327,7 @@ pub fn build(spec: &TopologySpec) -> Network {
         TopologySpec::SingleBottleneck { senders, link_gbps, propagation_ns, switch_delay_ns } => {
             single_switch(senders + 1, link_gbps, propagation_ns, switch_delay_ns)
         }
-        TopologySpec::SingleRack { hosts, link_gbps, propagation_ns, switch_delay_ns } => {
-            single_switch(hosts, link_gbps, propagation_ns, switch_delay_ns)
-        }
+        TopologySpec::SingleRack { hosts, link_gbps, propagation_ns, switch_delay_ns } => single_switch(hosts, link_gbps, propagation_ns, switch_delay_ns),
         TopologySpec::Tree { ref branching, ref link_gbps, propagation_ns, switch_delay_ns } => {
             let n_hosts: u32 = branching.iter().product();
             let host_rate = Rate::from_gbps(*link_gbps.last().unwrap());
@@ -398,7 +413,15 @@ mod tests {
         let spec = TopologySpec::SingleRack { hosts: 0, link_gbps: 1.0, propagation_ns: 0.0, switch_delay_ns: 0.0 };
         let e = spec.validate().unwrap_err();
         assert!(e.contains("topology.hosts") && e.contains("at least 2"), "{e}");
-        let spec = TopologySpec::LeafSpine { racks: 1000, hosts_per_rack: 1000, spines: 4, host_link_gbps: 10.0, fabric_link_gbps: 40.0, propagation_ns: 0.0, switch_delay_ns: 0.0 };
+        let spec = TopologySpec::LeafSpine {
+            racks: 1000,
+            hosts_per_rack: 1000,
+            spines: 4,
+            host_link_gbps: 10.0,
+            fabric_link_gbps: 40.0,
+            propagation_ns: 0.0,
+            switch_delay_ns: 0.0,
+        };
         assert!(spec.validate().unwrap_err().contains("limit"));
     }
 }

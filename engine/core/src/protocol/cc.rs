@@ -115,7 +115,12 @@ pub struct D2tcp {
 impl D2tcp {
     /// From D2TCP's parameters.
     pub fn new(p: &D2tcpParams) -> Self {
-        D2tcp { dctcp: Dctcp::new(&p.dctcp_part()), min_imminence: p.min_imminence, max_imminence: p.max_imminence, past_deadline_imminence: p.past_deadline_imminence }
+        D2tcp {
+            dctcp: Dctcp::new(&p.dctcp_part()),
+            min_imminence: p.min_imminence,
+            max_imminence: p.max_imminence,
+            past_deadline_imminence: p.past_deadline_imminence,
+        }
     }
 
     /// D2TCP's deadline imminence d (section 3): d = Tc / D, where
@@ -171,7 +176,13 @@ pub struct L2dct {
 impl L2dct {
     /// From L2DCT's parameters.
     pub fn new(p: &L2dctParams) -> Self {
-        L2dct { dctcp: Dctcp::new(&p.dctcp_part()), min_weight: p.min_weight, max_weight: p.max_weight, full_weight_bytes: p.full_weight_bytes, min_weight_bytes: p.min_weight_bytes }
+        L2dct {
+            dctcp: Dctcp::new(&p.dctcp_part()),
+            min_weight: p.min_weight,
+            max_weight: p.max_weight,
+            full_weight_bytes: p.full_weight_bytes,
+            min_weight_bytes: p.min_weight_bytes,
+        }
     }
 
     /// L2DCT's weight w_c of a flow that has sent `bytes_sent` payload

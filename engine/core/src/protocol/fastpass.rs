@@ -650,21 +650,24 @@ impl Protocol for Fastpass {
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<FastpassTimer>) {
         let n = packets_for(f.size);
-        self.sources.push(f.id.idx(), Source {
-            src: f.src,
-            dst: f.dst,
-            size: f.size,
-            n,
-            next_new: 0,
-            retx: BTreeSet::new(),
-            grants: VecDeque::new(),
-            granted: 0,
-            slot_token: 0,
-            slot_armed: None,
-            retry_deadline: SimTime::NEVER,
-            retry_armed: false,
-            backoff: 0,
-        });
+        self.sources.push(
+            f.id.idx(),
+            Source {
+                src: f.src,
+                dst: f.dst,
+                size: f.size,
+                n,
+                next_new: 0,
+                retx: BTreeSet::new(),
+                grants: VecDeque::new(),
+                granted: 0,
+                slot_token: 0,
+                slot_armed: None,
+                retry_deadline: SimTime::NEVER,
+                retry_armed: false,
+                backoff: 0,
+            },
+        );
         self.send_request(f.id, io);
         let at = io.now + self.grant_wait() + self.timeout(0);
         self.retry_at(f.id, at, io);
@@ -836,7 +839,11 @@ mod tests {
         let flows = [(0, 0, 1, 3), (1, 0, 2, 1), (2, 3, 1, 2), (3, 2, 3, 5)];
         let mut requests = Vec::new();
         for (id, src, dst, n) in flows {
-            let a = with_io(&net, SimTime::ZERO, |io| { let f = flow(id, src, dst, n); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
+            let a = with_io(&net, SimTime::ZERO, |io| {
+                let f = flow(id, src, dst, n);
+                fp.prepare_receiver(&f);
+                fp.on_flow_arrival(&f, io)
+            });
             let r = sent(&a);
             assert_eq!(r.len(), 1, "one request per flow");
             assert_eq!((r[0].dst, r[0].size, r[0].class, r[0].kind), (NodeId(0), HEADER as u16, CONTROL_CLASS, PacketKind::Control));
@@ -872,7 +879,11 @@ mod tests {
     #[test]
     fn source_sends_in_its_slots_and_rerequests_a_late_slot() {
         let (net, mut fp) = setup();
-        with_io(&net, SimTime::ZERO, |io| { let f = flow(0, 1, 2, 3); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
+        with_io(&net, SimTime::ZERO, |io| {
+            let f = flow(0, 1, 2, 3);
+            fp.prepare_receiver(&f);
+            fp.on_flow_arrival(&f, io)
+        });
         let e = fp.epoch_time();
         let s = fp.slot_time();
         // A grant for slots 0, 1 and 5 of epoch 1, arriving in time.
@@ -886,12 +897,19 @@ mod tests {
         // At slot 0 the run of slots 0 and 1 goes to the NIC together.
         let a = with_io(&net, e, |io| fp.on_timer(slot_timers[0].1, io));
         let data = sent(&a);
-        assert_eq!(data.iter().map(|p| (p.seq, p.class, p.kind)).collect::<Vec<_>>(), vec![(0, DATA_CLASS, PacketKind::Data), (1, DATA_CLASS, PacketKind::Data)]);
+        assert_eq!(
+            data.iter().map(|p| (p.seq, p.class, p.kind)).collect::<Vec<_>>(),
+            vec![(0, DATA_CLASS, PacketKind::Data), (1, DATA_CLASS, PacketKind::Data)]
+        );
         let next: Vec<SimTime> = a.iter().filter_map(|a| if let Action::Timer(t, _, FastpassTimer::Slot(..)) = a { Some(*t) } else { None }).collect();
         assert_eq!(next, vec![e + SimTime::from_ps(5 * s.ps())], "slot 5 gets its own timer");
         // A grant for slot 0 of epoch 1 arriving after that slot began is lost
         // and the packet is requested again.
-        with_io(&net, SimTime::ZERO, |io| { let f = flow(1, 3, 2, 1); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
+        with_io(&net, SimTime::ZERO, |io| {
+            let f = flow(1, 3, 2, 1);
+            fp.prepare_receiver(&f);
+            fp.on_flow_arrival(&f, io)
+        });
         let g = fp.control(FlowId(1), NodeId(0), NodeId(3), 1, FastpassHeader { msg: FastpassMsg::Grant, value: 1, slots: 0b1 });
         let a = with_io(&net, e + SimTime::from_ns(1), |io| fp.on_packet(g, io));
         let r = sent(&a);
@@ -903,7 +921,11 @@ mod tests {
     #[test]
     fn receiver_acks_once_and_nacks_what_is_missing() {
         let (net, mut fp) = setup();
-        with_io(&net, SimTime::ZERO, |io| { let f = flow(0, 1, 2, 4); fp.prepare_receiver(&f); fp.on_flow_arrival(&f, io) });
+        with_io(&net, SimTime::ZERO, |io| {
+            let f = flow(0, 1, 2, 4);
+            fp.prepare_receiver(&f);
+            fp.on_flow_arrival(&f, io)
+        });
         let data = |seq| {
             let mut p = Packet::new(FlowId(0), NodeId(1), NodeId(2), PacketKind::Data, seq, MTU);
             p.header = Header::Fastpass(FastpassHeader::default());

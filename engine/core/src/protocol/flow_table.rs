@@ -74,11 +74,19 @@ impl<T> FlowTable<T> {
     }
     #[inline(never)]
     fn straggler(&self, id: usize) -> Option<&T> {
-        if self.stragglers.is_empty() { None } else { self.stragglers.get(&id).map(|b| &**b) }
+        if self.stragglers.is_empty() {
+            None
+        } else {
+            self.stragglers.get(&id).map(|b| &**b)
+        }
     }
     #[inline(never)]
     fn straggler_mut(&mut self, id: usize) -> Option<&mut T> {
-        if self.stragglers.is_empty() { None } else { self.stragglers.get_mut(&id).map(|b| &mut **b) }
+        if self.stragglers.is_empty() {
+            None
+        } else {
+            self.stragglers.get_mut(&id).map(|b| &mut **b)
+        }
     }
     /// Forgets a finished flow's state; frees the prefix of retired ids.
     pub fn retire(&mut self, id: usize) {

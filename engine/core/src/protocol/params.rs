@@ -213,7 +213,13 @@ impl DctcpProfile {
     /// What the profile sets, each value from the source named in its
     /// constant (pFabric Table 1 for the simulations' 12 packets and 200 us).
     pub fn defaults(self) -> ProfileDefaults {
-        let linux = ProfileDefaults { initial_alpha: LINUX_INITIAL_ALPHA, init_cwnd: d_cwnd12(), min_rto_us: d_rto200(), min_cwnd_after_cut: SIM_MIN_CUT_CWND, delayed_ack: false };
+        let linux = ProfileDefaults {
+            initial_alpha: LINUX_INITIAL_ALPHA,
+            init_cwnd: d_cwnd12(),
+            min_rto_us: d_rto200(),
+            min_cwnd_after_cut: SIM_MIN_CUT_CWND,
+            delayed_ack: false,
+        };
         match self {
             DctcpProfile::Linux => linux,
             DctcpProfile::Ns2 => ProfileDefaults { initial_alpha: NS2_INITIAL_ALPHA, ..linux },
@@ -987,7 +993,9 @@ impl PhostProfile {
     pub fn defaults(self) -> PhostProfileDefaults {
         match self {
             PhostProfile::Paper => PhostProfileDefaults { downgrade_mtu: PHOST_PAPER_DOWNGRADE_MTU, receiver_timeout_mtu: PHOST_PAPER_RECEIVER_TIMEOUT_MTU },
-            PhostProfile::AuthorsScripts => PhostProfileDefaults { downgrade_mtu: PHOST_SCRIPTS_DOWNGRADE_MTU, receiver_timeout_mtu: PHOST_SCRIPTS_RECEIVER_TIMEOUT_MTU },
+            PhostProfile::AuthorsScripts => {
+                PhostProfileDefaults { downgrade_mtu: PHOST_SCRIPTS_DOWNGRADE_MTU, receiver_timeout_mtu: PHOST_SCRIPTS_RECEIVER_TIMEOUT_MTU }
+            }
         }
     }
 }
@@ -1012,7 +1020,6 @@ impl FastpassParams {
         Ok(())
     }
 }
-
 
 /// Which flows an arbitrator ranks as more critical (PROTOCOLS.md section 7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -1274,7 +1281,10 @@ impl PaseParams {
         }
         positive("pase.update_interval_rtts", self.update_interval_rtts)?;
         if !(self.expiry_updates.is_finite() && self.expiry_updates >= 1.0) {
-            return Err(format!("params.pase.expiry_updates: must be a number >= 1 (an arbitrator must not forget a flow between two of its updates), got {}", self.expiry_updates));
+            return Err(format!(
+                "params.pase.expiry_updates: must be a number >= 1 (an arbitrator must not forget a flow between two of its updates), got {}",
+                self.expiry_updates
+            ));
         }
         positive("pase.probe_interval_rtts", self.probe_interval_rtts)?;
         non_negative("pase.arbitrator_service_us", self.arbitrator_service_us)?;
@@ -1283,18 +1293,34 @@ impl PaseParams {
 }
 
 fn non_negative(field: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v >= 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a number >= 0, got {v}")) }
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("params.{field}: must be a number >= 0, got {v}"))
+    }
 }
 
 fn positive(field: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 { Ok(()) } else { Err(format!("params.{field}: must be a positive number, got {v}")) }
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("params.{field}: must be a positive number, got {v}"))
+    }
 }
 /// `v` is in (0, 1] (a fraction that may not be zero).
 fn unit_fraction(field: &str, v: f64) -> Result<(), String> {
-    if v > 0.0 && v <= 1.0 { Ok(()) } else { Err(format!("params.{field}: must be in (0, 1], got {v}")) }
+    if v > 0.0 && v <= 1.0 {
+        Ok(())
+    } else {
+        Err(format!("params.{field}: must be in (0, 1], got {v}"))
+    }
 }
 fn at_least(field: &str, v: u64, min: u64) -> Result<(), String> {
-    if v >= min { Ok(()) } else { Err(format!("params.{field}: must be at least {min}, got {v}")) }
+    if v >= min {
+        Ok(())
+    } else {
+        Err(format!("params.{field}: must be at least {min}, got {v}"))
+    }
 }
 
 /// Checks the parameters DCTCP, D2TCP, L2DCT and PASE share, as their
@@ -1421,11 +1447,7 @@ mod tests {
     /// and L2DCT alike; the default is `linux`, today's settings.
     #[test]
     fn each_profile_sets_its_documented_values() {
-        let expect = [
-            ("linux", 1.0, 12, 200.0, 1, None),
-            ("ns2", 0.0, 12, 200.0, 1, None),
-            ("testbed_kernel", 1.0, 10, 200_000.0, 2, Some(40_000.0)),
-        ];
+        let expect = [("linux", 1.0, 12, 200.0, 1, None), ("ns2", 0.0, 12, 200.0, 1, None), ("testbed_kernel", 1.0, 10, 200_000.0, 2, Some(40_000.0))];
         for (name, alpha, cwnd, rto, floor, delack) in expect {
             for proto in ["dctcp", "d2tcp", "l2dct"] {
                 let p = params(&format!(r#"{{"{proto}":{{"profile":"{name}"}}}}"#)).unwrap();
@@ -1435,18 +1457,27 @@ mod tests {
                     _ => p.l2dct.dctcp_part(),
                 };
                 assert_eq!(s.profile.as_str(), name);
-                assert_eq!((s.initial_alpha, s.init_cwnd, s.min_rto_us, s.min_cwnd_after_cut, s.delayed_ack_timeout_us), (alpha, cwnd, rto, floor, delack), "{proto} {name}");
+                assert_eq!(
+                    (s.initial_alpha, s.init_cwnd, s.min_rto_us, s.min_cwnd_after_cut, s.delayed_ack_timeout_us),
+                    (alpha, cwnd, rto, floor, delack),
+                    "{proto} {name}"
+                );
             }
         }
         let d = DctcpParams::default().dctcp_part();
-        assert_eq!((d.profile, d.initial_alpha, d.init_cwnd, d.min_rto_us, d.min_cwnd_after_cut, d.delayed_ack_timeout_us), (DctcpProfile::Linux, 1.0, 12, 200.0, 1, None));
+        assert_eq!(
+            (d.profile, d.initial_alpha, d.init_cwnd, d.min_rto_us, d.min_cwnd_after_cut, d.delayed_ack_timeout_us),
+            (DctcpProfile::Linux, 1.0, 12, 200.0, 1, None)
+        );
         assert_eq!(PaseParams::default().dctcp_part().delayed_ack_timeout_us, None, "PASE reads no profile");
     }
 
     #[test]
     fn fields_given_override_the_profile() {
-        let p = params(r#"{"dctcp":{"profile":"testbed_kernel","initial_alpha":0,"init_cwnd":4,"min_rto_us":750,"min_cwnd_after_cut":1,"delayed_ack":false},
-                           "d2tcp":{"profile":"ns2","delayed_ack":true,"delayed_ack_timeout_us":500}}"#)
+        let p = params(
+            r#"{"dctcp":{"profile":"testbed_kernel","initial_alpha":0,"init_cwnd":4,"min_rto_us":750,"min_cwnd_after_cut":1,"delayed_ack":false},
+                           "d2tcp":{"profile":"ns2","delayed_ack":true,"delayed_ack_timeout_us":500}}"#,
+        )
         .unwrap();
         let d = p.dctcp.dctcp_part();
         assert_eq!((d.initial_alpha, d.init_cwnd, d.min_rto_us, d.min_cwnd_after_cut, d.delayed_ack_timeout_us), (0.0, 4, 750.0, 1, None));

@@ -558,7 +558,9 @@ impl Pase {
             };
             self.pending_traces.push((port, local));
             match link {
-                LinkRef::Real(q) if self.level[q.idx()] > 0 && self.log_switch_requests => self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in }),
+                LinkRef::Real(q) if self.level[q.idx()] > 0 && self.log_switch_requests => {
+                    self.stats.switch_requests.push(SwitchRequest { port: q, flow, queue_in })
+                }
                 LinkRef::Virtual(parent, child) => {
                     let v = self.virtual_links.get_mut(&(parent, child)).unwrap();
                     if !v.timer_armed {
@@ -789,7 +791,12 @@ impl Pase {
         let d = v.arb.demand().min(own);
         if (d - v.reported).abs() > 0.01 * c {
             v.reported = d;
-            let mut p = Self::control(FlowId(0), self.loc[child.idx()], self.loc[parent.idx()], PaseHeader { msg: PaseMsg::DelegationReport, rate_bps: d as f32, ..Default::default() });
+            let mut p = Self::control(
+                FlowId(0),
+                self.loc[child.idx()],
+                self.loc[parent.idx()],
+                PaseHeader { msg: PaseMsg::DelegationReport, rate_bps: d as f32, ..Default::default() },
+            );
             p.seq = parent.0;
             p.rank = child.0 as u64;
             io.send(p);
@@ -845,7 +852,12 @@ impl Pase {
                 continue;
             }
             self.parent_capacity.insert((parent, k), capacity);
-            let mut u = Self::control(FlowId(0), node, self.loc[k.idx()], PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: capacity as f32, ..Default::default() });
+            let mut u = Self::control(
+                FlowId(0),
+                node,
+                self.loc[k.idx()],
+                PaseHeader { msg: PaseMsg::DelegationUpdate, rate_bps: capacity as f32, ..Default::default() },
+            );
             u.seq = parent.0;
             u.rank = k.0 as u64;
             io.send(u);

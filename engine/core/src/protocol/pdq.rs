@@ -21,8 +21,8 @@
 //!   cannot finish) or at a switch (TERM flag echoed back).
 
 use super::flow_table::FlowTable;
-use super::timer::{Fired, LazyTimer, Pacer, RttEstimator};
 use super::scoreboard::Scoreboard;
+use super::timer::{Fired, LazyTimer, Pacer, RttEstimator};
 use super::window::{receive_at_rate_receiver, Receiver};
 use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
@@ -309,7 +309,8 @@ impl PdqPort {
             return Decision::None;
         }
         let period = SimTime::from_ps(rtt_ps * (h.probe_tenths.max(10) as u64) / 10);
-        let fresh = Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl, demand: h.rate_bps as f64 };
+        let fresh =
+            Entry { flow, deadline, expected_ns: h.aux, rtt_ps, rate: 0.0, paused: true, expires: now + period + cfg.entry_ttl, demand: h.rate_bps as f64 };
         let found = self.find(flow);
         let is_new = found.is_none();
         let index = match found {
@@ -430,7 +431,11 @@ impl Sender {
     /// Payload bytes still to go: not yet transmitted, or with
     /// `counts_in_flight` not yet acknowledged.
     fn bytes_left(&self, counts_in_flight: bool) -> u64 {
-        if counts_in_flight { self.sb.remaining_bytes() } else { self.sb.untransmitted_bytes() }
+        if counts_in_flight {
+            self.sb.remaining_bytes()
+        } else {
+            self.sb.untransmitted_bytes()
+        }
     }
 
     /// The smoothed RTT, or the initial estimate before any sample.
@@ -453,13 +458,7 @@ impl Sender {
     fn header(&self, p: &PdqParams, nic_bps: f64, flags: u8) -> PdqHeader {
         // T_H: the time to transmit what is left (PDQ section 3.1).
         let expected = self.bytes_left(p.expected_time_counts_in_flight) as f64 * 8.0 / nic_bps * 1e9;
-        PdqHeader {
-            rate_bps: nic_bps as f32,
-            aux: t_ns(expected as u64),
-            pauseby: self.pauseby,
-            probe_tenths: 10,
-            flags,
-        }
+        PdqHeader { rate_bps: nic_bps as f32, aux: t_ns(expected as u64), pauseby: self.pauseby, probe_tenths: 10, flags }
     }
 
     /// Keeps the retransmission timeout pending, `rto` from now unless set.
@@ -824,7 +823,9 @@ impl Protocol for Pdq {
                 let what = if early_start { ControlEvent::PdqEarlyStart } else { ControlEvent::PdqAccept };
                 io.trace(|| TraceKind::Decision { flow, port: Some(port), what, queue: None, rate_bps });
             }
-            Decision::Pause { newly: true } => io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 }),
+            Decision::Pause { newly: true } => {
+                io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 })
+            }
             Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate }),
             _ => {}
         }

@@ -40,8 +40,8 @@
 //! hands the NIC one packet at a time), so its NIC queue holds at most one
 //! data packet and pHost drops almost nothing at the first hop.
 
-use super::{Io, Protocol};
 use super::flow_table::FlowTable;
+use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
 use crate::protocol::params::{PhostParams, PhostPolicy};
@@ -261,7 +261,11 @@ pub struct Phost {
 /// control is 0, short flows 1, long flows 2 (pHost section 3.3); with
 /// `data_priorities` off every flow's data is 1 (section 4.4).
 pub fn data_class(p: &PhostParams, pkts: u32) -> u8 {
-    if pkts <= p.short_flow_packets || !p.data_priorities { 1 } else { 2 }
+    if pkts <= p.short_flow_packets || !p.data_priorities {
+        1
+    } else {
+        2
+    }
 }
 
 /// Free tokens of a flow of `pkts` packets: all its packets when it fits
@@ -301,7 +305,6 @@ impl Phost {
     fn token_interval(&self, host: NodeId) -> SimTime {
         self.times.token_interval[host.idx()]
     }
-
 
     /// A 40-B control packet (RTS, token, ACK) at the highest priority.
     fn control(flow: FlowId, src: NodeId, dst: NodeId, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
@@ -414,10 +417,11 @@ impl Phost {
             k = if 8_000_000_000_000 % bps == 0 { 8_000_000_000_000 / bps } else { 0 };
             self.times.ps_per_byte[host.idx()] = k;
         }
-        let free_at = now + match k {
-            0 => io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64),
-            k => SimTime::from_ps(k * size as u64),
-        };
+        let free_at = now
+            + match k {
+                0 => io.net.ports[io.net.nic(host).idx()].rate.serialization(size as u64),
+                k => SimTime::from_ps(k * size as u64),
+            };
         self.hosts[host.idx()].nic_free_at = free_at;
         if self.hosts[host.idx()].tokens_held > 0 {
             self.arm_send(host, free_at, io);
@@ -528,7 +532,8 @@ impl Phost {
     fn new_sink(&mut self, p: &Packet, h: &PhostHeader, io: &mut Io<PhostTimer>) {
         let free = free_tokens(&self.p, h.count);
         let rt = self.times.receiver_timeout[p.dst.idx()];
-        *self.sinks.get_mut(p.flow.idx()).expect("the flow arrived and is not retired") = Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
+        *self.sinks.get_mut(p.flow.idx()).expect("the flow arrived and is not retired") =
+            Some(Sink::new(p.src, h.count, h.tenant, SimTime::from_ps(p.rank), free, io.now, rt));
         self.hosts[p.dst.idx()].receiving.push(p.flow);
         // Free packets occupy the downlink for `free` MTU-times from about
         // one one-way delay after the RTS left; tokens sent now produce data
@@ -755,7 +760,18 @@ mod tests {
     }
 
     fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
-        FlowSpec { id: FlowId(id), src: NodeId(src), dst: NodeId(dst), size: pkts * 1460, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO, background: false }
+        FlowSpec {
+            id: FlowId(id),
+            src: NodeId(src),
+            dst: NodeId(dst),
+            size: pkts * 1460,
+            arrival: SimTime::ZERO,
+            deadline: None,
+            tenant: 0,
+            request: None,
+            ideal_fct: SimTime::ZERO,
+            background: false,
+        }
     }
 
     /// A token for `flow`, as destination `dst` would send it to `src`.
@@ -773,7 +789,11 @@ mod tests {
         // 2 MTU-times, after its expiry.
         let mut h = harness(r#"{"free_tokens":0}"#);
         for f in 0..3 {
-            h.at(SimTime::ZERO, |x, io| { let f = flow(f, 0, 10 + f, 100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+            h.at(SimTime::ZERO, |x, io| {
+                let f = flow(f, 0, 10 + f, 100);
+                x.prepare_receiver(&f);
+                x.on_flow_arrival(&f, io)
+            });
         }
         h.trace.drain();
         let mut data = Vec::new();
@@ -791,7 +811,11 @@ mod tests {
     /// (the packets the source sends are not delivered).
     fn sink_harness(params: &str) -> Harness {
         let mut h = harness(params);
-        h.at(SimTime::ZERO, |x, io| { let f = flow(0, 0, 20, 100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+        h.at(SimTime::ZERO, |x, io| {
+            let f = flow(0, 0, 20, 100);
+            x.prepare_receiver(&f);
+            x.on_flow_arrival(&f, io)
+        });
         let hd = PhostHeader { token: 0, count: 100, tenant: 0, class: 0, msg: PhostMsg::Rts };
         let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
@@ -843,7 +867,11 @@ mod tests {
         for (json, long_class) in [(r#"{"free_tokens":0}"#, 2u8), (r#"{"free_tokens":0,"data_priorities":false}"#, 1)] {
             let mut h = harness(json);
             for (f, pkts) in [(0u32, 5u64), (1, 100)] {
-                h.at(SimTime::ZERO, |x, io| { let f = flow(f, 0, 20 + f, pkts); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+                h.at(SimTime::ZERO, |x, io| {
+                    let f = flow(f, 0, 20 + f, pkts);
+                    x.prepare_receiver(&f);
+                    x.on_flow_arrival(&f, io)
+                });
                 let hd = PhostHeader { token: 0, count: pkts as u32, tenant: 0, class: 0, msg: PhostMsg::Rts };
                 let rts = Phost::control(FlowId(f), NodeId(0), NodeId(20 + f), 0, hd, PacketKind::Control);
                 h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
@@ -868,7 +896,11 @@ mod tests {
         // destination waits the receiver timeout (9 MTU-times, the authors'
         // value) and names the packets still missing.
         let mut h = harness(r#"{"free_tokens":0,"receiver_timeout_mtu":9}"#);
-        h.at(SimTime::ZERO, |x, io| { let f = flow(0, 0, 20, 5); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+        h.at(SimTime::ZERO, |x, io| {
+            let f = flow(0, 0, 20, 5);
+            x.prepare_receiver(&f);
+            x.on_flow_arrival(&f, io)
+        });
         let hd = PhostHeader { token: 0, count: 5, tenant: 0, class: 0, msg: PhostMsg::Rts };
         let rts = Phost::control(FlowId(0), NodeId(0), NodeId(20), 0, hd, PacketKind::Control);
         h.at(SimTime::ZERO, |x, io| x.on_packet(rts, io));
@@ -879,7 +911,10 @@ mod tests {
         for (at, tok) in &tokens {
             if tok.seq != 3 {
                 let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, tok.seq, 1500);
-                let number = match tok.header { Header::Phost(x) => x.token, _ => unreachable!() };
+                let number = match tok.header {
+                    Header::Phost(x) => x.token,
+                    _ => unreachable!(),
+                };
                 p.header = Header::Phost(PhostHeader { token: number, count: 5, tenant: 0, class: 2, msg: PhostMsg::Data });
                 h.at(*at + SimTime::from_ps(MTU_PS), |x, io| x.on_packet(p, io));
             }

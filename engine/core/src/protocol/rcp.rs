@@ -27,6 +27,7 @@
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
 use super::flow_table::FlowTable;
+use super::scoreboard::Scoreboard;
 use super::timer::{Fired, LazyTimer, Pacer};
 use super::window::{receive_at_rate_receiver, Receiver};
 use super::{Io, Protocol};
@@ -34,7 +35,6 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::packet::{Header, Packet, PacketKind, RcpHeader};
 use crate::protocol::params::RcpParams;
 use crate::trace::{ControlEvent, TraceKind};
-use super::scoreboard::Scoreboard;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use std::collections::BTreeMap;
@@ -372,7 +372,11 @@ impl Protocol for Rcp {
     const HAS_PORT_LOGIC: bool = true;
 
     fn name(&self) -> &'static str {
-        if self.d3.is_some() { "d3" } else { "rcp" }
+        if self.d3.is_some() {
+            "d3"
+        } else {
+            "rcp"
+        }
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<RcpTimer>) {

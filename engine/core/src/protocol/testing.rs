@@ -38,7 +38,15 @@ impl<P: Protocol> Harness<P> {
     /// armed join `timers`).
     pub fn at(&mut self, now: SimTime, f: impl FnOnce(&mut P, &mut Io<P::Timer>)) -> Vec<Packet> {
         let mut actions = Vec::new();
-        let mut io = Io { now, node: crate::ids::NodeId(0), net: &self.net, queue_bytes: &self.queue_bytes, rng: &mut self.rng, trace: &mut self.trace, actions: &mut actions };
+        let mut io = Io {
+            now,
+            node: crate::ids::NodeId(0),
+            net: &self.net,
+            queue_bytes: &self.queue_bytes,
+            rng: &mut self.rng,
+            trace: &mut self.trace,
+            actions: &mut actions,
+        };
         f(&mut self.proto, &mut io);
         let mut sent = Vec::new();
         for a in actions {

@@ -552,7 +552,15 @@ impl WindowTransport {
     }
     /// Starts a flow's receiver (at its destination).
     pub fn add_receiver(&mut self, f: &FlowSpec) {
-        let delayed = self.cfg.delayed_ack.map(|_| DelayedAck { host: f.dst, peer: f.src, ce: false, held: false, held_seq: 0, held_sent_at: SimTime::ZERO, timer: LazyTimer::new() });
+        let delayed = self.cfg.delayed_ack.map(|_| DelayedAck {
+            host: f.dst,
+            peer: f.src,
+            ce: false,
+            held: false,
+            held_seq: 0,
+            held_sent_at: SimTime::ZERO,
+            timer: LazyTimer::new(),
+        });
         self.receivers.push(f.id.idx(), WindowReceiver { r: Receiver::new(f.size), delayed });
     }
     /// A data packet, probe or ACK of a window transport reached its host.
@@ -798,7 +806,18 @@ mod tests {
 
     /// A flow of `pkts` full packets from host 0 to host 1, arriving at 0.
     fn flow(pkts: u64) -> FlowSpec {
-        FlowSpec { id: FlowId(0), src: NodeId(0), dst: NodeId(1), size: pkts * MSS as u64, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct: SimTime::ZERO, background: false }
+        FlowSpec {
+            id: FlowId(0),
+            src: NodeId(0),
+            dst: NodeId(1),
+            size: pkts * MSS as u64,
+            arrival: SimTime::ZERO,
+            deadline: None,
+            tenant: 0,
+            request: None,
+            ideal_fct: SimTime::ZERO,
+            background: false,
+        }
     }
 
     fn us(x: f64) -> SimTime {
@@ -899,7 +918,11 @@ mod tests {
         // scripts' alpha_0 = 0 gives alpha = g = 1/16, a cut of 1/32.
         let first_cut = |params: &str| {
             let mut h = harness(params);
-            h.at(SimTime::ZERO, |x, io| { let f = flow(100); x.prepare_receiver(&f); x.on_flow_arrival(&f, io) });
+            h.at(SimTime::ZERO, |x, io| {
+                let f = flow(100);
+                x.prepare_receiver(&f);
+                x.on_flow_arrival(&f, io)
+            });
             let cwnd0 = h.proto.senders.get(0).unwrap().cwnd;
             let a = ack_packet(FlowId(0), NodeId(1), NodeId(0), 0, 1, 0, true, SimTime::ZERO);
             h.at(us(10.0), |x, io| x.on_packet(a, io));

@@ -62,10 +62,10 @@ impl Fifo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::Packet;
-    use crate::queue::{Queue, TestQueue};
     use crate::ids::{FlowId, NodeId};
+    use crate::packet::Packet;
     use crate::packet::PacketKind;
+    use crate::queue::{Queue, TestQueue};
 
     fn pkt(seq: u32, size: u32) -> Packet {
         let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(1), PacketKind::Data, seq, size);

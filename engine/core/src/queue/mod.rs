@@ -5,8 +5,8 @@
 
 mod fifo;
 mod pfabric;
-mod strict_priority;
 pub mod setup;
+mod strict_priority;
 
 pub use fifo::Fifo;
 pub use pfabric::PFabricQueue;

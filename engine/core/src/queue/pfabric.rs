@@ -83,12 +83,7 @@ fn first_of_flow(order: &[Entry], flow: u32) -> Option<usize> {
 impl PFabricQueue {
     /// An empty pFabric queue of `limit` bytes.
     pub fn new(limit: u64) -> Self {
-        PFabricQueue {
-            order: Vec::with_capacity(32),
-            best: UNKNOWN,
-            bytes: 0,
-            limit,
-        }
+        PFabricQueue { order: Vec::with_capacity(32), best: UNKNOWN, bytes: 0, limit }
     }
     #[inline]
     fn push(&mut self, id: PacketId, pool: &Packets) {

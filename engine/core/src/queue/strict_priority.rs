@@ -103,10 +103,10 @@ impl StrictPriority {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::Packet;
-    use crate::queue::{Queue, TestQueue};
     use crate::ids::{FlowId, NodeId};
+    use crate::packet::Packet;
     use crate::packet::PacketKind;
+    use crate::queue::{Queue, TestQueue};
 
     fn pkt(seq: u32, class: u8) -> Packet {
         let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(1), PacketKind::Data, seq, 1500);
@@ -131,7 +131,7 @@ mod tests {
         let mut q = TestQueue::new(Queue::StrictPriority(StrictPriority::new(2, 4500, Some(1000))));
         assert!(!q.enqueue(pkt(0, 0)).marked); // sub-queue 0 was empty
         assert!(q.enqueue(pkt(1, 0)).marked); // sub-queue 0 holds 1500 > K
-        // Sub-queue 1 is empty: no mark, although the port holds 3000 B.
+                                              // Sub-queue 1 is empty: no mark, although the port holds 3000 B.
         assert!(!q.enqueue(pkt(2, 1)).marked);
         // The shared 4500-byte buffer is now full, whatever the class.
         let o = q.enqueue(pkt(3, 0));

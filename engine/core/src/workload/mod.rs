@@ -74,8 +74,12 @@ pub enum SizeSpec {
         packets: Option<u64>,
     },
 }
-fn d_three() -> u64 { 3 }
-fn d_seven_hundred() -> u64 { 700 }
+fn d_three() -> u64 {
+    3
+}
+fn d_seven_hundred() -> u64 {
+    700
+}
 
 /// Who sends to whom.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -148,7 +152,9 @@ impl MatrixSpec {
         (r, s)
     }
 }
-fn d_one() -> u32 { 1 }
+fn d_one() -> u32 {
+    1
+}
 
 /// Per-flow deadlines (optional).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -176,11 +182,21 @@ pub enum DeadlineSpec {
     },
 }
 
-fn d_load() -> f64 { 0.6 }
-fn d_flows() -> u64 { 10_000 }
-fn d_tenants() -> u16 { 1 }
-fn d_matrix() -> MatrixSpec { MatrixSpec::AllToAll }
-fn d_sizes() -> SizeSpec { SizeSpec::Cdf { name: Some(NamedCdf::Websearch), points: None } }
+fn d_load() -> f64 {
+    0.6
+}
+fn d_flows() -> u64 {
+    10_000
+}
+fn d_tenants() -> u16 {
+    1
+}
+fn d_matrix() -> MatrixSpec {
+    MatrixSpec::AllToAll
+}
+fn d_sizes() -> SizeSpec {
+    SizeSpec::Cdf { name: Some(NamedCdf::Websearch), points: None }
+}
 
 /// The workload of a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -250,7 +266,9 @@ pub struct BackgroundFlow {
     #[serde(default = "d_background_bytes")]
     pub bytes: u64,
 }
-fn d_background_bytes() -> u64 { 1_000_000_000 }
+fn d_background_bytes() -> u64 {
+    1_000_000_000
+}
 
 /// The largest background flow, payload bytes.
 pub const MAX_BACKGROUND_BYTES: u64 = 10_000_000_000;
@@ -339,7 +357,11 @@ impl WorkloadSpec {
         self.sizes()?;
         if let Some(ts) = &self.tenant_sizes {
             if ts.len() != self.tenants as usize {
-                return Err(format!("workload.tenant_sizes: has {} entries but workload.tenants is {}; give one size distribution per tenant", ts.len(), self.tenants));
+                return Err(format!(
+                    "workload.tenant_sizes: has {} entries but workload.tenants is {}; give one size distribution per tenant",
+                    ts.len(),
+                    self.tenants
+                ));
             }
             for (i, t) in ts.iter().enumerate() {
                 Self::sizes_of(t).map_err(|e| e.replace("workload.sizes", &format!("workload.tenant_sizes[{i}]")))?;
@@ -586,7 +608,18 @@ impl FlowGenerator {
             let ideal_fct = IdealFct::new(net, switching).fct(NodeId(b.src), NodeId(b.dst), b.bytes);
             let id = FlowId(g.next_id);
             g.next_id += 1;
-            let f = FlowSpec { id, src: NodeId(b.src), dst: NodeId(b.dst), size: b.bytes, arrival: SimTime::ZERO, deadline: None, tenant: 0, request: None, ideal_fct, background: true };
+            let f = FlowSpec {
+                id,
+                src: NodeId(b.src),
+                dst: NodeId(b.dst),
+                size: b.bytes,
+                arrival: SimTime::ZERO,
+                deadline: None,
+                tenant: 0,
+                request: None,
+                ideal_fct,
+                background: true,
+            };
             g.background.push_back(f);
         }
         if g.is_closed_loop() {

@@ -16,7 +16,11 @@ pub fn scenarios_dir() -> PathBuf {
 /// (file stem, scenario), in file then protocol order (the golden
 /// fingerprints and the split-run test go through them all).
 pub fn every_scenario_and_protocol() -> Vec<(String, Scenario)> {
-    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json")).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(scenarios_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("scenario.schema.json"))
+        .collect();
     paths.sort();
     let mut jobs = Vec::new();
     for p in &paths {
