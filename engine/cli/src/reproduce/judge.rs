@@ -212,7 +212,9 @@ pub enum Verdict {
     /// larger run could tell.
     Inconclusive,
     /// An ordering or direction the paper states fails (or there is nothing
-    /// to check).
+    /// to check). In JSON "not reproduced", the report's word (the page
+    /// reads the same words as the CSV and the Markdown).
+    #[serde(rename = "not reproduced")]
     NotReproduced,
 }
 

@@ -454,6 +454,24 @@ impl Job {
     }
 }
 
+/// A number that may be NaN, in JSON (which has no NaN): null for NaN, read
+/// back as NaN, so an outcome file of a stopped run reads back whole.
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+    /// Writes NaN as null, any other number as itself.
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if x.is_nan() {
+            s.serialize_none()
+        } else {
+            s.serialize_some(x)
+        }
+    }
+    /// Reads null as NaN.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 /// What a run gave.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
@@ -469,9 +487,11 @@ pub struct Outcome {
     pub arbitration_messages: Option<u64>,
     /// How much the bytes of arrived, unfinished flows grew through the
     /// arrivals ([`dcsim_core::metrics::backlog_growth`]; NaN for a run
-    /// stopped at `until_us`).
+    /// stopped at `until_us`, kept as null in an outcome file).
+    #[serde(with = "nan_as_null")]
     pub pending_growth: f64,
     /// The same for the bytes not yet sent once (pHost's Figure 7).
+    #[serde(with = "nan_as_null")]
     pub unsent_growth: f64,
     /// Wall time of the run, seconds.
     pub wall_s: f64,

@@ -111,8 +111,17 @@ pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threa
 
 /// The outcome a result file holds, if it is there and whole.
 fn read_outcome(path: &Path) -> Option<(String, Outcome)> {
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    Some((v["key"].as_str()?.to_string(), serde_json::from_value(v["outcome"].clone()).ok()?))
+    read_outcome_or_why(path).ok()
+}
+
+/// The outcome a result file holds, or why not: missing, or there but
+/// unreadable (an outcome written by another dcsim, a damaged file).
+fn read_outcome_or_why(path: &Path) -> Result<(String, Outcome), String> {
+    let text = std::fs::read_to_string(path).map_err(|_| "missing".to_string())?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON ({e})", path.display()))?;
+    let key = v["key"].as_str().ok_or_else(|| format!("{}: no key", path.display()))?.to_string();
+    let o = serde_json::from_value(v["outcome"].clone()).map_err(|e| format!("{}: outcome unreadable ({e})", path.display()))?;
+    Ok((key, o))
 }
 
 /// A merged reproduction, judged.
@@ -152,15 +161,25 @@ pub fn merge<'a>(registry: &'a [Claim], out: &Path, dir: &Path) -> Result<Merged
     }
     let mut done = HashMap::new();
     let mut missing = Vec::new();
+    let mut unreadable = Vec::new();
     let mut wall_s = 0.0;
     for (k, j) in jobs.iter().enumerate() {
-        match read_outcome(&out.join(file_of(j))) {
-            Some((key, o)) if key == j.key() => {
+        match read_outcome_or_why(&out.join(file_of(j))) {
+            Ok((key, o)) if key == j.key() => {
                 wall_s += o.wall_s;
                 done.insert(key, o);
             }
+            Err(why) if why != "missing" => unreadable.push(format!("run {}: {why}", k + 1)),
             _ => missing.push(k + 1),
         }
+    }
+    if let Some(first) = unreadable.first() {
+        return Err(format!(
+            "{}: {} of {} runs have an outcome file dcsim cannot read (first: {first}): delete them and run the same shards again with --skip-existing",
+            out.display(),
+            unreadable.len(),
+            jobs.len()
+        ));
     }
     if !missing.is_empty() {
         let shown: Vec<String> = missing.iter().take(10).map(usize::to_string).collect();
