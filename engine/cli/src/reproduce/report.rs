@@ -162,7 +162,7 @@ fn checks_table(checks: &[Check]) -> String {
 /// report merged from shards (no thread count), the runs' summed time.
 fn how_run(r: &Report) -> String {
     if r.threads == 0 {
-        format!("{} distinct runs, merged from shards ({:.0} s of run time summed over the runs)", thousands(r.runs as u64), r.wall_s)
+        format!("{} distinct runs merged from shards, {:.0} s of run time summed over them", thousands(r.runs as u64), r.wall_s)
     } else {
         format!("{} distinct runs on {} threads, {:.0} s wall time", thousands(r.runs as u64), r.threads, r.wall_s)
     }
@@ -192,11 +192,13 @@ pub fn markdown(r: &Report) -> String {
           excerpts this project was given or cited from the paper. Its **readings** turn the sentence's words into bounds by the \
           rules below, the same rules for every claim. Each **check** is a mean over independent samples (seeds, or requests) \
           with its 95% confidence interval (Student's t); a check **holds** when the whole interval lies inside the bound, \
-          **fails** when it lies wholly outside, and **cannot tell** otherwise. A claim **agrees** when every check holds, is \
+          **fails** when it lies wholly outside, and **cannot tell** otherwise (a bound of one value, such as \"zero drops\", \
+          holds only when every sample is that value and fails on any other). A claim **agrees** when every check holds, is \
           **not reproduced** when an ordering or direction the paper states fails, **differs** when a value fails, and is \
           **inconclusive** when nothing fails but an interval straddles a bound. Noise is met with more seeds, never with a \
           wider bound. Where a verdict depends on a choice the paper leaves open, the claim is judged again under each \
-          reasonable reading (its sensitivity table).\n\n\
+          reasonable reading (its sensitivity table). Where a claim is not reproduced, or differs for a reason the checks \
+          alone do not show, a paragraph says what was checked and what the data suggest.\n\n\
           | rule | the papers' words | reading | why |\n|---|---|---|---|\n";
     for rule in Rule::ALL {
         s += &format!("| {} | {} | {} | {} |\n", rule.name(), cell(rule.words()), cell(rule.reading()), cell(rule.reason()));
