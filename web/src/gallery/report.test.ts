@@ -3,7 +3,10 @@
 // checks in words (a straddling interval "cannot tell"), tallies recounted
 // from the claims, grouping, filters, the sensitivity tables, and the
 // charts' geometry (the interval drawn inside the band exactly when the
-// check holds). Rendered with react-dom/server: no browser needed.
+// check holds). Rendered with react-dom/server: no browser needed. Tests
+// of exact wording read a fixed sample (fixtures/fidelity-quick-pfabric.json:
+// a quick-size report of pFabric's claims), so regenerating the report does
+// not move them; the rest read the committed full report.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +39,9 @@ import { CheckChart, ReportView } from './Report';
 const raw = JSON.parse(readFileSync(join(__dirname, '../../../docs/fidelity.json'), 'utf8'));
 const report = parseReport(raw);
 const claim = (id: string) => report.claims.find((c) => c.id === id)!;
+const sampleRaw = JSON.parse(readFileSync(join(__dirname, 'fixtures/fidelity-quick-pfabric.json'), 'utf8'));
+const sample = parseReport(sampleRaw);
+const sampleClaim = (id: string) => sample.claims.find((c) => c.id === id)!;
 /** HTML-escapes text as React does in markup. */
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 const render = (r: Report, focus: string | null = null) => renderToStaticMarkup(createElement(ReportView, { report: r, focus }));
@@ -49,7 +55,7 @@ const card = (html: string, id: string) => {
 
 /** A report with claims the sample lacks: from another paper, not reproduced, cited outside the excerpts. */
 function widerReport(): Report {
-  const base = structuredClone(raw);
+  const base = structuredClone(sampleRaw);
   const other = structuredClone(base.claims[9]);
   Object.assign(other, { id: 'd2tcp-low-load', paper: 'D2TCP', cite: 'D2TCP (Vamanan et al., SIGCOMM 2012)', source_paper: false, in_excerpt: false, quote: 'At low loads, D2TCP meets deadlines <"quoted">.' });
   other.judged.verdict = 'not reproduced';
@@ -70,6 +76,14 @@ describe('reading docs/fidelity.json', () => {
       for (const r of c.readings) expect(report.rules.map((x) => x.rule), `${c.id}: rule ${r.rule}`).toContain(r.rule);
     }
   });
+  it('the full report says, for every claim it does not reproduce, what was checked and what the data suggest, and the card shows it', () => {
+    expect(report.mode, 'docs/fidelity.json is the full-size report').toBe('full');
+    const html = render(report);
+    const missing = report.claims.filter((c) => c.judged.verdict === 'not reproduced' && c.discussion.length < 80).map((c) => c.id);
+    expect(missing, 'not reproduced without a discussion').toEqual([]);
+    for (const c of report.claims.filter((c) => c.discussion)) expect(card(html, c.id)).toContain(esc(c.discussion));
+  });
+
   it('names the field it cannot read', () => {
     const bad = structuredClone(raw);
     delete bad.claims[2].quote;
@@ -100,23 +114,23 @@ describe('reading docs/fidelity.json', () => {
 
 describe('checks in words', () => {
   it('an interval outside its bound, with the samples and the paper words it is read from', () => {
-    const c = claim('pfabric-websearch-near-ideal');
+    const c = sampleClaim('pfabric-websearch-near-ideal');
     const k = c.judged.checks[0];
     expect(describeCheck(k, { seeds: seedCount(c.size), reading: c.readings[0], ruleName: 'approximate value' })).toBe(
       '0.0126 [0.00983, 0.0154], 3 seeds: ✗ outside "in [0.0063, 0.0077]", read from the paper\'s "within ∼0.7" (approximate value)',
     );
   });
   it('a straddling interval is described as "cannot tell"', () => {
-    const k = claim('pfabric-datamining-near-ideal').judged.checks[0];
+    const k = sampleClaim('pfabric-datamining-near-ideal').judged.checks[0];
     expect(k.fit).toBe('straddles');
     expect(describeCheck(k, { seeds: 3 })).toBe('0.0107 [0.00302, 0.0184], 3 seeds: ? straddles "in [0.0153, 0.0187]": cannot tell');
-    expect(render(report)).toContain('straddles &quot;in [0.0153, 0.0187]&quot;: cannot tell');
+    expect(render(sample)).toContain('straddles &quot;in [0.0153, 0.0187]&quot;: cannot tell');
   });
   it('samples that are not seeds are called samples; no spread and one sample are said so', () => {
-    const c = claim('pfabric-incast-81ms');
+    const c = sampleClaim('pfabric-incast-81ms');
     expect(seedCount(c.size)).toBe(2);
     expect(describeCheck(c.judged.checks[0], { seeds: 2 })).toMatch(/^0\.669 \[0\.\d+, 0\.\d+\], 10 samples: ✗ outside "in \[0\.99, 1\.21\]"$/);
-    const same = claim('pfabric-seamless-switching').judged.checks[0];
+    const same = sampleClaim('pfabric-seamless-switching').judged.checks[0];
     expect(describeCheck(same, { seeds: 3 })).toBe('16.1 in all 3 seeds (no spread): ✓ inside "in [14.4, 17.6]"');
     const one: Check = { ...same, interval: { mean: 2, lo: 2, hi: 2, n: 1 } };
     expect(describeCheck(one)).toBe('2, 1 sample (no interval): ✓ inside "in [14.4, 17.6]"');
@@ -124,7 +138,7 @@ describe('checks in words', () => {
   it('prints enough digits that an interval just past a bound never reads as touching it', () => {
     expect(digitsFor([0.00771], [0.0077])).toBe(3);
     expect(digitsFor([0.007701], [0.0077])).toBe(4);
-    const k: Check = { ...claim('pfabric-websearch-near-ideal').judged.checks[0], interval: { mean: 0.00772, lo: 0.007701, hi: 0.00774, n: 3 } };
+    const k: Check = { ...sampleClaim('pfabric-websearch-near-ideal').judged.checks[0], interval: { mean: 0.00772, lo: 0.007701, hi: 0.00774, n: 3 } };
     expect(intervalText(k)).toBe('0.00772 [0.007701, 0.00774]');
   });
   it('reads the number of seeds from the size', () => {
@@ -218,10 +232,11 @@ describe('every claim rendered', () => {
     expect(c).toContain('No check was made.');
     expect(h).not.toContain('report-tally-mismatch');
   });
-  it('a quick-size report says its verdicts may change at full size', () => {
-    expect(report.mode).toBe('quick');
-    expect(html).toContain('data-testid="report-quick"');
-    expect(render({ ...report, mode: 'full' })).not.toContain('data-testid="report-quick"');
+  it('a quick-size report says its verdicts may change at full size; the full one does not', () => {
+    expect(sample.mode).toBe('quick');
+    expect(render(sample)).toContain('data-testid="report-quick"');
+    expect(report.mode).toBe('full');
+    expect(html).not.toContain('data-testid="report-quick"');
   });
 });
 
@@ -242,7 +257,15 @@ describe('check charts', () => {
         const svg = renderToStaticMarkup(createElement(CheckChart, { group: g }));
         const rs = rows(svg);
         expect(rs.length, `${c.id} ${g.key}`).toBe(g.checks.length);
-        for (const r of rs) {
+        for (const [i, r] of rs.entries()) {
+          const k = g.checks[i];
+          // A one-value bound fails on a sample off the value, whatever the interval: said in words.
+          if (r.fit === 'fails' && k.bound.lo !== null && k.bound.lo === k.bound.hi) {
+            expect(k.samples.some((x) => x !== k.bound.lo), `${c.id} ${g.key}: fails with every sample on the bound`).toBe(true);
+            expect(describeCheck(k)).toMatch(/not every sample is/);
+            seen.add(r.fit);
+            continue;
+          }
           if (!r.iv) continue;
           const [b0, b1] = r.band;
           const [i0, i1] = r.iv;

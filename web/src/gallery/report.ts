@@ -385,9 +385,16 @@ export function describeCheck(c: Check, opts: { seeds?: number | null; reading?:
   else if (iv.n === 1) head = `${intervalText(c)}, 1 sample (no interval)`;
   else if (iv.lo === iv.hi) head = `${intervalText(c)} in all ${samplesText(iv.n, opts.seeds ?? null)} (no spread)`;
   else head = `${intervalText(c)}, ${samplesText(iv.n, opts.seeds ?? null)}`;
+  // A bound of one value ("zero drops") holds only when every sample is that
+  // value: a failing one names the samples that are not, since its interval
+  // may well cover the value.
+  const point = c.bound.lo !== null && c.bound.lo === c.bound.hi && !c.bound.lo_open && !c.bound.hi_open;
+  const off = point ? c.samples.filter((x) => x !== c.bound.lo).length : 0;
   const where =
     c.fit === 'holds'
       ? `inside "${c.bound.text}"`
+      : c.fit === 'fails' && point && off > 0
+        ? `not every sample is ${c.bound.lo} ("${c.bound.text}"): ${off} of ${c.samples.length} ${c.samples.length === 1 ? 'is' : 'are'} not`
       : c.fit === 'fails'
         ? `outside "${c.bound.text}"`
         : c.fit === 'straddles'
