@@ -363,7 +363,7 @@ REPRODUCE_SBATCH=$ROOT/scripts/slurm/reproduce.sbatch
 "$DCSIM" reproduce --quick -q --filter "$CLAIMS" --csv "$T/reproduce.csv" >/dev/null 2>&1 ||
   broken "the unsharded reproduce --quick failed"
 reproduce_array() { OUT=$T/out/$2 submit_array "$1" "$REPRODUCE_SBATCH" "$3" --cpus-per-task=1; }
-reproduce_csv() { "$DCSIM" reproduce merge "$1" --csv "$1.csv" >/dev/null && cat "$1.csv"; }
+reproduce_csv() { "$DCSIM" reproduce merge "$1" --csv "$1-report.csv" >/dev/null && cat "$1-report.csv"; }
 t=$SECONDS
 rep="" rep_again=""
 reproduce_array rep reproduce 1-3 || broken "sbatch failed"
