@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
-import { Conductor } from './conductor';
+import { CHECKPOINT_BUDGET_MAX, Conductor, budgetFor, checkpointBudgetBytes } from './conductor';
 import { baseRttPs } from './rtt';
 import type { Settings } from './settings';
 
@@ -181,5 +181,24 @@ describe('Conductor lockstep', () => {
     expect(c.getState().displayPs).toBe(T);
     expect(c.getState().runs.map((r) => r.nowPs)).toEqual([T, T - 1]);
     expect(seen.filter((t) => t === T)).toHaveLength(1);
+  });
+});
+
+describe('the checkpoint budget', () => {
+  const MB = 2 ** 20;
+  it('is a sixteenth of the device memory, 256 MB on a 4 GB laptop, at most 768 MB', () => {
+    expect(checkpointBudgetBytes(4)).toBe(256 * MB);
+    expect(checkpointBudgetBytes(8)).toBe(512 * MB);
+    expect(checkpointBudgetBytes(2)).toBe(128 * MB);
+    expect(checkpointBudgetBytes(64)).toBe(768 * MB);
+    // A browser that does not say is taken as a 4 GB machine.
+    expect(checkpointBudgetBytes(undefined)).toBe(256 * MB);
+    expect(checkpointBudgetBytes(0)).toBe(256 * MB);
+  });
+  it('is shared by the runs side by side, one run at most CHECKPOINT_BUDGET_MAX', () => {
+    expect(budgetFor(1, 256 * MB)).toBe(256 * MB);
+    expect(budgetFor(2, 256 * MB)).toBe(128 * MB);
+    expect(budgetFor(1, 768 * MB)).toBe(CHECKPOINT_BUDGET_MAX);
+    expect(budgetFor(3, 768 * MB)).toBe(256 * MB);
   });
 });

@@ -58,11 +58,19 @@ export interface ConductorState {
 }
 
 /**
- * Memory all workers' checkpoints may hold together, bytes; each of n side
- * by side runs gets 1/n of it, at most CHECKPOINT_BUDGET_MAX. README:
- * "Time travel".
+ * Memory all workers' checkpoints may hold together, bytes: a sixteenth of
+ * the device's memory (`navigator.deviceMemory`, which Chromium reports in
+ * GB rounded to a power of two and capped at 8; 4 where the browser does not
+ * say), at most 768 MB. A school laptop with 4 GB gets 256 MB; 8 GB or more,
+ * 512 MB. Each of n side by side runs gets 1/n of it, at most
+ * CHECKPOINT_BUDGET_MAX. Seeks on the 10,000-flow default stay within the
+ * e2e's limits at 256 MB (a median of about 120 ms against 95 ms at 512 MB,
+ * measured in one sitting). Docs: guide/instructors.md, "Time travel".
  */
-export const CHECKPOINT_BUDGET_BYTES = 768 * 2 ** 20;
+export function checkpointBudgetBytes(deviceGb: number | undefined = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory): number {
+  const gb = typeof deviceGb === 'number' && deviceGb > 0 ? deviceGb : 4;
+  return Math.min(768 * 2 ** 20, Math.floor((gb * 2 ** 30) / 16));
+}
 /** Most one worker's checkpoints may hold, bytes. */
 export const CHECKPOINT_BUDGET_MAX = 512 * 2 ** 20;
 
@@ -733,9 +741,9 @@ export function rewound(r: RunState, tPs: number): RunState {
   };
 }
 
-/** One worker's checkpoint budget when `n` run side by side. */
-export function budgetFor(n: number): number {
-  return Math.min(CHECKPOINT_BUDGET_MAX, Math.floor(CHECKPOINT_BUDGET_BYTES / Math.max(1, n)));
+/** One worker's checkpoint budget when `n` run side by side on a device with `total` bytes for all checkpoints. */
+export function budgetFor(n: number, total: number = checkpointBudgetBytes()): number {
+  return Math.min(CHECKPOINT_BUDGET_MAX, Math.floor(total / Math.max(1, n)));
 }
 
 /** Next event time of a run, as its last frame reported it. */
