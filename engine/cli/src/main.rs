@@ -333,6 +333,10 @@ fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
     cands.into_iter().find(|c| c.join("websearch-leaf-spine.json").exists()).unwrap_or_else(|| PathBuf::from("scenarios"))
 }
 
+/// One long benchmark run, for the convergence verdict: its flows, mean
+/// slowdown and whether dcsim's stability test found it stable.
+type LongRow = (u64, f64, bool);
+
 fn main() -> ExitCode {
     // `dcsim run ... | head` closes stdout early: end quietly, as Unix tools
     // do, instead of reporting a panic from `println!`.
@@ -436,7 +440,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
             );
             // Long runs: mean slowdown and stability per protocol, in run
             // length order, for the convergence verdict at the end.
-            let mut by_protocol: Vec<(&str, Vec<(u64, f64, bool)>)> = Vec::new();
+            let mut by_protocol: Vec<(&str, Vec<LongRow>)> = Vec::new();
             for (name, file, proto, flows) in if long { LONG_BENCHMARKS } else { BENCHMARKS } {
                 if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
                     continue;

@@ -360,7 +360,8 @@ mod tests {
         assert_eq!((q.len(), q.peek_time()), (6, Some(SimTime(3))));
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, _, e)| e)).collect();
         assert_eq!(order, vec!['d', 'b', 'c', 'a', 'e', 'f']);
-        assert!(q.is_empty() && q.len() == 0 && q.peek_time().is_none());
+        assert!(q.is_empty() && q.peek_time().is_none());
+        assert_eq!(q.len(), 0);
     }
 
     /// Against a reference (a sort by key of everything pushed), with

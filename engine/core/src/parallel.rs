@@ -180,9 +180,8 @@ pub fn partition(net: &Network, parts: usize) -> Option<Vec<u8>> {
     }
     // A host's group is its edge switch's.
     let mut group: Vec<usize> = (0..n).collect();
-    for h in 0..net.n_hosts as usize {
-        let edge = net.ports[net.nic(NodeId(h as u32)).idx()].peer;
-        group[h] = edge.idx();
+    for (h, g) in group.iter_mut().enumerate().take(net.n_hosts as usize) {
+        *g = net.ports[net.nic(NodeId(h as u32)).idx()].peer.idx();
     }
     let mut weight = vec![0u64; n];
     for v in 0..n {
@@ -471,7 +470,7 @@ impl WithSimulation for Split<'_> {
                                 let fold_now = *me == 0 && fold_next && !alone;
                                 if let Some(p0) = p0 {
                                     busy_ns[*me] += p0.elapsed().as_nanos() as u64;
-                                    if cells_done % FOLD_WINDOW == 0 {
+                                    if cells_done.is_multiple_of(FOLD_WINDOW) {
                                         post.busy_ns = busy_ns[*me];
                                     }
                                 }
@@ -531,7 +530,7 @@ impl WithSimulation for Split<'_> {
                                 fold_next = match fold {
                                     Fold::Never => false,
                                     Fold::AfterCells(c) => cells_done >= c,
-                                    Fold::Auto if cells_done % FOLD_WINDOW == 0 => {
+                                    Fold::Auto if cells_done.is_multiple_of(FOLD_WINDOW) => {
                                         // One thread would have needed the
                                         // busy time of every part.
                                         let all: u64 = (0..n).map(|j| post(j).busy_ns).sum();

@@ -74,7 +74,7 @@ fn incast_requests_finish_near_the_ideal_80_ms() {
     for ((p, n, _), o) in jobs.iter().zip(&out) {
         let m = o.summary.mean_request_us;
         eprintln!("incast {} N={n}: mean request {m:?} us, drop rate {:.4}, stop {:?}", p.as_str(), o.summary.drop_rate, o.stop);
-        let ok = o.stop == StopReason::AllFlowsDone && m.is_some_and(|m| m >= 80_000.0 && m <= 80_000.0 * 1.03);
+        let ok = o.stop == StopReason::AllFlowsDone && m.is_some_and(|m| (80_000.0..=80_000.0 * 1.03).contains(&m));
         if !ok {
             failures.push(format!("{} N={n}: mean request {m:?} us (want [80000, 82400]), stop {:?}", p.as_str(), o.stop));
         }

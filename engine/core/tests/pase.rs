@@ -173,7 +173,7 @@ fn delegated_children_never_hand_out_more_than_their_parent_allows() {
     let mut checks = 0;
     let mut t = SimTime::ZERO;
     loop {
-        t = t + SimTime::from_us(100);
+        t += SimTime::from_us(100);
         let more = sim.run_until(t);
         let p = &sim.proto;
         for (&(parent, child), v) in &p.virtual_links {

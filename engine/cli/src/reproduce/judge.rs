@@ -275,7 +275,7 @@ mod tests {
         let off = c(&V, &[3.0, 3.1, 2.9]);
         let unsure = c(&V, &[1.0, 3.0, 2.0]);
         let wrong_way = c(&O, &[-1.0, -1.1, -0.9]);
-        assert_eq!(Verdict::of(&[ok.clone()]), Verdict::Agrees);
+        assert_eq!(Verdict::of(std::slice::from_ref(&ok)), Verdict::Agrees);
         assert_eq!(Verdict::of(&[ok.clone(), unsure.clone()]), Verdict::Inconclusive);
         assert_eq!(Verdict::of(&[ok.clone(), unsure.clone(), off.clone()]), Verdict::Differs);
         assert_eq!(Verdict::of(&[ok, off, wrong_way]), Verdict::NotReproduced);

@@ -62,8 +62,7 @@ impl<P: Protocol> Harness<P> {
     /// packets sent, with their times.
     pub fn run_timers(&mut self, until: SimTime) -> Vec<(SimTime, Packet)> {
         let mut out = Vec::new();
-        loop {
-            let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= until).min_by_key(|&i| (self.timers[i].0, i)) else { break };
+        while let Some(i) = (0..self.timers.len()).filter(|&i| self.timers[i].0 <= until).min_by_key(|&i| (self.timers[i].0, i)) {
             let (t, v) = self.timers.remove(i);
             for p in self.at(t, |x, io| x.on_timer(v, io)) {
                 out.push((t, p));

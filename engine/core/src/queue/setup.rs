@@ -66,18 +66,15 @@ impl PortSetup {
             ProtocolName::D3 => fifo(D::Droptail, p.d3.buffer_bytes, None),
             ProtocolName::Pdq => fifo(D::Droptail, p.pdq.buffer_bytes, None),
             // pHost: control, short-flow data, long-flow data, ... (pHost section 3).
-            ProtocolName::Phost => PortSetup {
-                discipline: D::StrictPriority,
-                buffer_bytes: p.phost.buffer_bytes,
-                ecn_threshold_bytes: None,
-                queues: p.phost.priority_queues as u32,
-            },
+            ProtocolName::Phost => {
+                PortSetup { discipline: D::StrictPriority, buffer_bytes: p.phost.buffer_bytes, ecn_threshold_bytes: None, queues: p.phost.priority_queues }
+            }
             // PASE marks each sub-queue at K (PASE section 3.2).
             ProtocolName::Pase => PortSetup {
                 discipline: D::StrictPriority,
                 buffer_bytes: p.pase.buffer_bytes,
                 ecn_threshold_bytes: Some(p.pase.ecn_threshold_bytes),
-                queues: p.pase.queues as u32,
+                queues: p.pase.queues,
             },
             // Fastpass: the arbiter's control traffic above the data.
             ProtocolName::Fastpass => PortSetup { discipline: D::StrictPriority, buffer_bytes: p.fastpass.buffer_bytes, ecn_threshold_bytes: None, queues: 2 },

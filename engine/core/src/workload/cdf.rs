@@ -50,7 +50,7 @@ impl Cdf {
                 return Err(format!("point {}: sizes and probabilities must not decrease", i + 2));
             }
         }
-        if points.iter().any(|&(x, p)| !(x >= 1.0) || !(0.0..=1.0).contains(&p)) {
+        if points.iter().any(|&(x, p)| x.is_nan() || x < 1.0 || !(0.0..=1.0).contains(&p)) {
             return Err("sizes must be at least 1 packet and probabilities within [0, 1]".into());
         }
         if (points.last().unwrap().1 - 1.0).abs() > 1e-9 {

@@ -219,10 +219,10 @@ fn baselines_fall(lab: &Lab, size: &Size) -> Option<Judged> {
     let last = size.xs.len() - 1;
     let mut checks = Vec::new();
     let mut value = Vec::new();
-    for s in 5..8 {
+    for (s, scheme) in SCHEMES.iter().enumerate().take(8).skip(5) {
         let fall: Vec<f64> = met(&g, s, 0).iter().zip(met(&g, s, last)).map(|(a, b)| a - b).collect();
-        value.push(format!("{} {}", SCHEMES[s].label(), fmt(100.0 * mean(fall.iter().copied()))));
-        let what = format!("{}: deadlines met at {} minus at {} flows per query", SCHEMES[s].label(), fmt(size.xs[0]), fmt(size.xs[last]));
+        value.push(format!("{} {}", scheme.label(), fmt(100.0 * mean(fall.iter().copied()))));
+        let what = format!("{}: deadlines met at {} minus at {} flows per query", scheme.label(), fmt(size.xs[0]), fmt(size.xs[last]));
         checks.push(Check::of(&FALLS, what.clone(), fall.clone()));
         checks.push(Check::of(&FALLS_MUCH, what, fall));
     }
@@ -263,11 +263,11 @@ fn flow_size(lab: &Lab, size: &Size) -> Option<Judged> {
     let last = size.xs.len() - 1;
     let mut checks = Vec::new();
     let mut value = Vec::new();
-    for s in 2..4 {
+    for (s, scheme) in schemes.iter().enumerate().take(4).skip(2) {
         let fall: Vec<f64> =
             g.per_seed_outcome(s, 0, Outcome::deadlines_met).iter().zip(g.per_seed_outcome(s, last, Outcome::deadlines_met)).map(|(a, b)| a - b).collect();
-        value.push(format!("{} {}", schemes[s].label(), fmt(100.0 * mean(fall.iter().copied()))));
-        let what = format!("{}: deadlines met at mean {} KB minus at {} KB", schemes[s].label(), fmt(size.xs[0]), fmt(size.xs[last]));
+        value.push(format!("{} {}", scheme.label(), fmt(100.0 * mean(fall.iter().copied()))));
+        let what = format!("{}: deadlines met at mean {} KB minus at {} KB", scheme.label(), fmt(size.xs[0]), fmt(size.xs[last]));
         checks.push(Check::of(&SIZE_FALLS, what.clone(), fall.clone()));
         checks.push(Check::of(&SIZE_FALLS_MUCH, what, fall));
     }
