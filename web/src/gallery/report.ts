@@ -372,6 +372,15 @@ export function intervalText(c: Check): string {
 }
 
 /**
+ * A bound of one value ("zero drops", "in [0, 0]"): the report holds it only
+ * when every sample is that value and fails it on any other, whatever the
+ * interval.
+ */
+export function isPointBound(b: Check['bound']): boolean {
+  return b.lo !== null && b.lo === b.hi && !b.lo_open && !b.hi_open;
+}
+
+/**
  * One check in a sentence: the mean and 95% interval, the samples, and
  * where the interval lies against the bound, with the paper's words the
  * bound is read from, e.g. `0.0126 [0.0098, 0.0154], 3 seeds: ✗ outside
@@ -385,10 +394,9 @@ export function describeCheck(c: Check, opts: { seeds?: number | null; reading?:
   else if (iv.n === 1) head = `${intervalText(c)}, 1 sample (no interval)`;
   else if (iv.lo === iv.hi) head = `${intervalText(c)} in all ${samplesText(iv.n, opts.seeds ?? null)} (no spread)`;
   else head = `${intervalText(c)}, ${samplesText(iv.n, opts.seeds ?? null)}`;
-  // A bound of one value ("zero drops") holds only when every sample is that
-  // value: a failing one names the samples that are not, since its interval
-  // may well cover the value.
-  const point = c.bound.lo !== null && c.bound.lo === c.bound.hi && !c.bound.lo_open && !c.bound.hi_open;
+  // A failing bound of one value names the samples that are not that value,
+  // since its interval may well cover the value.
+  const point = isPointBound(c.bound);
   const off = point ? c.samples.filter((x) => x !== c.bound.lo).length : 0;
   const where =
     c.fit === 'holds'

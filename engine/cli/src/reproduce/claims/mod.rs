@@ -98,6 +98,12 @@ impl<'a> Grid<'a> {
     pub fn diff(&self, a: usize, b: usize, x: usize, f: impl Fn(&Outcome) -> f64) -> Vec<f64> {
         self.per_seed_outcome(a, x, &f).iter().zip(self.per_seed_outcome(b, x, &f)).map(|(p, q)| p - q).collect()
     }
+    /// Scheme `s`'s data drops at point `x` by port role, summed over the
+    /// seeds: "NIC / ToR up / core or spine down / ToR down" counts, as
+    /// "0 / 12 / 3 / 40" (the notes that say where packets are lost).
+    pub fn drops_by_hop(&self, s: usize, x: usize) -> String {
+        (0..4).map(|h| self.at(s, x).iter().map(|o| o.counters.data_dropped[h]).sum::<u64>().to_string()).collect::<Vec<_>>().join(" / ")
+    }
     /// Mean over seeds of `f` of the summary.
     pub fn mean(&self, s: usize, x: usize, f: impl Fn(&Summary) -> f64) -> f64 {
         mean(self.per_seed(s, x, f))

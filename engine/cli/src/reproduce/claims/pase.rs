@@ -377,15 +377,7 @@ fn end_to_end(lab: &Lab, size: &Size) -> Option<Judged> {
             ),
             format!(
                 "data drops at hops NIC / ToR up / core down / ToR down by load, local; end-to-end (all seeds): {}",
-                (0..size.xs.len())
-                    .map(|x| {
-                        let hops = |s: usize| {
-                            (0..4).map(|h| g.at(s, x).iter().map(|o| o.counters.data_dropped[h]).sum::<u64>().to_string()).collect::<Vec<_>>().join(" / ")
-                        };
-                        format!("{}: {}; {}", fmt(size.xs[x]), hops(1), hops(0))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                (0..size.xs.len()).map(|x| format!("{}: {}; {}", fmt(size.xs[x]), g.drops_by_hop(1, x), g.drops_by_hop(0, x))).collect::<Vec<_>>().join(", ")
             ),
         ],
     })

@@ -187,10 +187,7 @@ fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
     let (first, last) = (share(0), share(3));
     let ph = g.per_seed_outcome(PH, x, |o| o.counters.data_dropped[0] as f64);
     let fp = g.per_seed_outcome(FP, x, |o| o.counters.data_dropped[0] as f64);
-    let hops = |s: usize| {
-        let d: Vec<[u64; 4]> = g.at(s, x).iter().map(|o| o.counters.data_dropped).collect();
-        (0..4).map(|h| d.iter().map(|v| v[h]).sum::<u64>().to_string()).collect::<Vec<_>>().join(" / ")
-    };
+    let hops = |s: usize| g.drops_by_hop(s, x);
     Some(Judged {
         value: format!(
             "pFabric's drops {}% first hop, {}% last; first-hop drops pHost {}, Fastpass {}",
@@ -360,9 +357,8 @@ fn drops_note(g: &Grid, x: usize) -> String {
         .map(|&(s, name)| {
             let runs = g.at(s, x);
             let sent: u64 = runs.iter().map(|o| o.counters.data_sent).sum();
-            let hops: Vec<String> = (0..4).map(|h| runs.iter().map(|o| o.counters.data_dropped[h]).sum::<u64>().to_string()).collect();
             let dropped: u64 = runs.iter().map(|o| o.counters.data_dropped.iter().sum::<u64>()).sum();
-            format!("{name} {}% ({})", fmt(100.0 * dropped as f64 / sent.max(1) as f64), hops.join(" / "))
+            format!("{name} {}% ({})", fmt(100.0 * dropped as f64 / sent.max(1) as f64), g.drops_by_hop(s, x))
         })
         .collect::<Vec<_>>()
         .join(", ")
