@@ -2,7 +2,7 @@
 // network per protocol side by side, the port inspector and event log, the
 // live charts, the summary table and the exports.
 
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Conductor, fmtTime } from './state/conductor';
 import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
@@ -11,6 +11,7 @@ import { LessonPanel } from './lessons/LessonPanel';
 import { LessonEditor } from './lessons/LessonEditor';
 import { encodeLessonHash } from './lessons/share';
 import { ImportBar, type ImportHow } from './import/ImportBar';
+import { Menu } from './controls/Menu';
 import type { Imported } from './import/importer';
 import { SweepPanel } from './sweep/SweepPanel';
 import { embedCode, viewModeFromHash, withoutViewMode, withViewMode, type EmbedPreset, type PresentPanel, type ViewMode } from './present/mode';
@@ -96,10 +97,30 @@ export function App() {
     saveDisplay(d, storage());
     setDisplay(d);
   };
-  const [showParams, setShowParams] = useState(true);
+  // Settings start collapsed: the network is what a class sees first.
+  const [showParams, setShowParams] = useState(false);
+  // The import bar's file opener, for the menu's file picker.
+  const openFile = useRef<((f: File) => void) | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [mode, setMode] = useState<ViewMode>(() => viewModeFromHash(window.location.hash));
+  // The networks fill the screen below the toolbar and controls: their top, in page px, as a CSS variable (--stage-top).
+  const appRef = useRef<HTMLDivElement>(null);
+  const chromeRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const chrome = chromeRef.current;
+    const app = appRef.current;
+    if (!chrome || !app) return;
+    const place = () => app.style.setProperty('--stage-top', `${Math.round(chrome.getBoundingClientRect().bottom + window.scrollY)}px`);
+    place();
+    const ro = new ResizeObserver(place);
+    ro.observe(chrome);
+    window.addEventListener('resize', place);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', place);
+    };
+  }, [mode.kind]);
   const [embedPreset, setEmbedPreset] = useState<EmbedPreset>('medium');
   const [embedText, setEmbedText] = useState<string | null>(null);
   /** Enters or leaves presentation mode; the address says which. */
@@ -231,19 +252,57 @@ export function App() {
       </>
     );
 
+  const sideOpen = lesson !== null || editing;
   return (
-    <div className="app">
-      <header>
-        <h1>dcsim</h1>
-        <div className="narration" data-testid="narration">
-          <strong>{String(sc.name)}</strong> — {String(sc.description ?? '')}
+    <div className={`app${sideOpen ? ' with-side' : ''}`} ref={appRef}>
+      <div className="chrome" ref={chromeRef}>
+      <header className="topbar">
+        <h1 className="brand">
+          <a href="#" data-testid="home" title="back to the start screen (lessons)">
+            dcsim
+          </a>
+        </h1>
+        <div className="narration" data-testid="narration" title={String(sc.description ?? '')}>
+          <strong>{String(sc.name)}</strong>
+          <span className="narration-desc"> — {String(sc.description ?? '')}</span>
         </div>
-        <a className="gallery-link" href="#gallery" data-testid="gallery-open">
-          Paper figures
-        </a>
-        <a className="docs-link" href="docs/index.html" target="_blank" rel="noopener" data-testid="docs-open">
-          Docs
-        </a>
+        {!lesson && <LessonPanel lessons={lessons} lesson={null} modified={false} onChoose={chooseLesson} c={conductor} s={s} />}
+        <div className="topbar-buttons">
+          <button className="btn" data-testid="settings-toggle" aria-expanded={showParams} aria-controls="settings" onClick={() => setShowParams(!showParams)}>
+            {showParams ? 'Hide settings' : 'Settings'}
+          </button>
+          <button className="btn" data-testid="present" onClick={() => present(true)} title="large type, one panel at a time, clicker keys (p)">
+            Present
+          </button>
+          <Menu label="More" testid="menu">
+            <label className="menu-item menu-file">
+              Open a scenario or lesson file…
+              <input
+                type="file"
+                accept=".json,application/json"
+                data-testid="import-file"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  e.target.value = '';
+                  if (f) openFile.current?.(f);
+                  (e.target.closest('details') as HTMLDetailsElement | null)?.removeAttribute('open');
+                }}
+              />
+            </label>
+            <button className="menu-item" data-testid="editor-open" disabled={editing} onClick={() => setEditing(true)}>
+              Write a lesson…
+            </button>
+            <a className="menu-item" href="#gallery" data-testid="gallery-open">
+              Paper figures
+            </a>
+            <a className="menu-item" href="docs/index.html" target="_blank" rel="noopener" data-testid="docs-open">
+              Documentation
+            </a>
+            <a className="menu-item" href="#" data-testid="menu-home">
+              Start screen (lessons)
+            </a>
+          </Menu>
+        </div>
       </header>
       {notice && <div className="banner warn">{notice}</div>}
       {s.crashed && (
@@ -254,70 +313,40 @@ export function App() {
           </button>
         </div>
       )}
-      <div className="bring">
-        <ImportBar
-          current={s.settings}
-          scenarios={SCENARIOS}
-          onAccept={accept}
-          onRefused={() => {
-            // The address's file was refused before anything ran: the default, then.
-            if (conductor.getState().runs.length === 0) conductor.load(first);
-          }}
-        />
-        {!editing && (
-          <button data-testid="editor-open" onClick={() => setEditing(true)}>
-            Write a lesson…
-          </button>
-        )}
-      </div>
-      <LessonPanel
-        lessons={lessons}
-        lesson={lesson}
-        modified={lessonRunsModified}
-        onChoose={chooseLesson}
-        c={conductor}
-        s={s}
+      <ImportBar
+        current={s.settings}
+        scenarios={SCENARIOS}
+        onAccept={accept}
+        opener={openFile}
+        onRefused={() => {
+          // The address's file was refused before anything ran: the default, then.
+          if (conductor.getState().runs.length === 0) conductor.load(first);
+        }}
       />
-      {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
-      <Transport c={conductor} s={s} />
-      <Scrubber c={conductor} s={s} steps={lesson?.steps} />
-      <EventNav c={conductor} s={s} />
-      <WhatIf c={conductor} s={s} />
-      <div className="status" data-testid="status">
-        {s.status}
-        {s.fullSpeedWallMs !== null && allDone && (
-          <span data-testid="full-speed-wall" data-value={String(s.fullSpeedWallMs)}>
-            {' '}
-            · full-speed wall time {(s.fullSpeedWallMs / 1000).toFixed(2)} s
-          </span>
-        )}
+      <div className="controls">
+        <Transport c={conductor} s={s} />
+        <Scrubber c={conductor} s={s} steps={lesson?.steps} />
+        <div className="controls-row">
+          <EventNav c={conductor} s={s} />
+          <div className="status" data-testid="status">
+            {s.status}
+            {s.fullSpeedWallMs !== null && allDone && (
+              <span data-testid="full-speed-wall" data-value={String(s.fullSpeedWallMs)}>
+                {' '}
+                · full-speed wall time {(s.fullSpeedWallMs / 1000).toFixed(2)} s
+              </span>
+            )}
+          </div>
+        </div>
+      </div>
       </div>
       <div className="layout">
-        <aside className={showParams ? 'side' : 'side collapsed'}>
-          <button className="collapse" onClick={() => setShowParams(!showParams)}>
-            {showParams ? '◂ hide settings' : '▸'}
-          </button>
-          {showParams && <ParamPanel key={JSON.stringify(s.settings)} settings={s.settings} onApply={apply} engineError={engineError} />}
-        </aside>
+        {showParams && (
+          <aside className="side" id="settings" aria-label="settings">
+            <ParamPanel key={JSON.stringify(s.settings)} settings={s.settings} onApply={apply} engineError={engineError} />
+          </aside>
+        )}
         <main>
-          <div className="view-options">
-            <label>
-              colour packets by{' '}
-              <select value={colorBy} onChange={(e) => setColorBy(e.target.value as ColorBy)} data-testid="color-by">
-                <option value="flow">flow</option>
-                <option value="kind">kind</option>
-                <option value="priority">priority</option>
-              </select>
-            </label>
-            <label>
-              colours{' '}
-              <select value={display.palette} onChange={(e) => choosePalette(e.target.value as PaletteName)} data-testid="palette">
-                <option value="default">default</option>
-                <option value="okabe-ito">colour-blind safe (Okabe-Ito)</option>
-              </select>
-            </label>
-            <Legend key={display.palette} colorBy={colorBy} protocols={s.settings.protocols} />
-          </div>
           <div className={`networks n${s.runs.length}`}>
             {runs.map((r, i) => {
               const ports = portsOf(s.settings, r.engineProtocol);
@@ -384,6 +413,25 @@ export function App() {
               );
             })}
           </div>
+          <WhatIf c={conductor} s={s} />
+          <div className="view-options">
+            <label>
+              colour packets by{' '}
+              <select value={colorBy} onChange={(e) => setColorBy(e.target.value as ColorBy)} data-testid="color-by">
+                <option value="flow">flow</option>
+                <option value="kind">kind</option>
+                <option value="priority">priority</option>
+              </select>
+            </label>
+            <label>
+              colours{' '}
+              <select value={display.palette} onChange={(e) => choosePalette(e.target.value as PaletteName)} data-testid="palette">
+                <option value="default">default</option>
+                <option value="okabe-ito">colour-blind safe (Okabe-Ito)</option>
+              </select>
+            </label>
+            <Legend key={display.palette} colorBy={colorBy} protocols={s.settings.protocols} />
+          </div>
           <section className="charts" key={display.palette} aria-label="charts">
             <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" />
             <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" />
@@ -420,9 +468,6 @@ export function App() {
             <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
               Share link
             </button>
-            <button data-testid="present" onClick={() => present(true)} title="large type, one panel at a time, clicker keys (p)">
-              Present
-            </button>
             <label>
               embed size{' '}
               <select data-testid="embed-size" value={embedPreset} onChange={(e) => setEmbedPreset(e.target.value as EmbedPreset)}>
@@ -448,6 +493,12 @@ export function App() {
             <a href="docs/guide/instructors.html" target="_blank" rel="noopener">Instructor's guide</a>
           </p>
         </main>
+        {sideOpen && (
+          <aside className="lesson-side" aria-label="lesson">
+            {lesson && <LessonPanel lessons={lessons} lesson={lesson} modified={lessonRunsModified} onChoose={chooseLesson} c={conductor} s={s} />}
+            {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
+          </aside>
+        )}
       </div>
     </div>
   );

@@ -95,11 +95,11 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
   return (
     <div className="transport" role="toolbar" aria-label="simulation controls">
       {s.mode === 'playing' || s.mode === 'full' ? (
-        <button data-testid="pause" onClick={() => c.pause()} title="pause (space)">
+        <button className="primary" data-testid="pause" onClick={() => c.pause()} title="pause (space)">
           ❚❚ Pause
         </button>
       ) : (
-        <button data-testid="play" onClick={() => c.play()} disabled={busy || done} title="play (space)">
+        <button className="primary" data-testid="play" onClick={() => c.play()} disabled={busy || done} title="play (space)">
           ▶ Play
         </button>
       )}

@@ -3,7 +3,7 @@
 // link (`#lessonz=...`). Each goes through importer.ts's checks; a refused
 // file is named with its fields and changes nothing on screen.
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import type { FieldError, ScenarioJson, Settings } from '../state/settings';
 import { decodeLessonHash } from '../lessons/share';
 import { engineCheck, parseJson, readImport, srcFromHash, type Imported } from './importer';
@@ -17,19 +17,24 @@ export type ImportHow = 'file' | 'src' | 'link' | 'preview';
 type Status = { checking: string } | { refused: string; errors: FieldError[] } | { opened: string } | null;
 
 /**
- * The import control and the page-wide drop target. `onAccept` gets a file
- * that passed every check; `onRefused` is told of one that did not.
+ * The page-wide drop target, the address's file, and what became of each
+ * (checking, opened, or refused by field). `onAccept` gets a file that
+ * passed every check; `onRefused` is told of one that did not. The file
+ * picker lives elsewhere (the toolbar's menu): it hands its file to the
+ * function this sets in `opener`.
  */
 export function ImportBar({
   current,
   scenarios,
   onAccept,
   onRefused,
+  opener,
 }: {
   current: Settings;
   scenarios: ScenarioJson[];
   onAccept: (imp: Imported, how: ImportHow) => void;
   onRefused?: () => void;
+  opener?: MutableRefObject<((f: File) => void) | null>;
 }) {
   const [status, setStatusNow] = useState<Status>(null);
   const setStatus = (st: Status) => {
@@ -56,6 +61,7 @@ export function ImportBar({
     return 'errors' in p ? setStatus({ refused: source, errors: p.errors }) : accept(p.data, source, how);
   };
   const acceptFile = async (f: File) => acceptText(await f.text(), f.name, 'file');
+  if (opener) opener.current = (f) => void acceptFile(f);
 
   // The address: #src=URL (fetched) or a lesson link, on opening and when
   // one is pasted into the address bar (the page's own replaceState fires no hashchange).
@@ -116,20 +122,6 @@ export function ImportBar({
 
   return (
     <div className="import" data-testid="import">
-      <label className="import-pick">
-        Open a scenario or lesson file…
-        <input
-          type="file"
-          accept=".json,application/json"
-          data-testid="import-file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) void acceptFile(f);
-          }}
-        />
-      </label>
-      <span className="note">or drop one on the page, or open the page with #src=URL</span>
       {status && 'checking' in status && <span data-testid="import-status">checking {status.checking}…</span>}
       {status && 'opened' in status && (
         <span data-testid="import-status" className="import-ok">

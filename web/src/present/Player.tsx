@@ -2,9 +2,11 @@
 // play controls, the scrubber and the lesson's narration, nothing else, for
 // an <iframe>) and presentation mode (`#present` or the key p: large type,
 // high contrast, one panel at a time, the network or the slowdown CDF, and
-// a clicker's keys for the next and previous step).
+// a clicker's keys for the next and previous step). In presentation mode
+// the networks fill the stage and a click on a port opens its inspector
+// over the stage, as in the full page.
 
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import type { RunState } from '../state/run';
 import { FLOW_LEVEL, portsOf } from '../state/settings';
@@ -13,6 +15,7 @@ import { LessonPanel } from '../lessons/LessonPanel';
 import { Transport } from '../controls/Transport';
 import { Scrubber } from '../controls/Scrubber';
 import { TopologyView } from '../views/TopologyView';
+import { PortInspector } from '../views/PortInspector';
 import { CdfChart } from '../views/charts/CdfChart';
 import { plural } from '../views/format';
 import type { ColorBy } from '../views/palette';
@@ -29,8 +32,12 @@ export interface PlayerProps {
   colorBy: ColorBy;
 }
 
-/** The packet-level networks side by side, each `height` px tall; flow-level runs get a line of text. */
-function Networks({ s, runs, colorBy, height }: { s: ConductorState; runs: RunState[]; colorBy: ColorBy; height: number }) {
+/**
+ * The packet-level networks side by side, each `height` px tall (or as tall
+ * as their cell when none is given); flow-level runs get a line of text.
+ * `onPort` is told of a click on a port (with the run's protocol).
+ */
+function Networks({ s, runs, colorBy, height, onPort }: { s: ConductorState; runs: RunState[]; colorBy: ColorBy; height?: number; onPort?: (protocol: string, port: number | null) => void }) {
   return (
     <div className={`player-networks n${Math.min(runs.length, 4)}`}>
       {runs.map((r) => {
@@ -44,8 +51,8 @@ function Networks({ s, runs, colorBy, height }: { s: ConductorState; runs: RunSt
             <TopologyView
               run={r}
               colorBy={colorBy}
-              selectedPort={null}
-              onSelectPort={() => undefined}
+              selectedPort={onPort ? s.inspectPort : null}
+              onSelectPort={(p) => onPort?.(r.protocol, p)}
               onSelectFlow={() => undefined}
               nowPs={s.displayPs}
               height={height}
@@ -92,6 +99,13 @@ export function EmbedPlayer({ c, s, runs, lesson, lessons, colorBy, width, heigh
  * space play/pause, v the other panel, Escape (or p) leaves.
  */
 export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPanel, onExit }: PlayerProps & { panel: PresentPanel; onPanel: (p: PresentPanel) => void; onExit: () => void }) {
+  // The run whose port the inspector shows (the conductor holds the port).
+  const [inspected, setInspected] = useState<string | null>(null);
+  const inspectRun = inspected !== null && s.inspectPort !== null ? runs.find((r) => r.protocol === inspected && !FLOW_LEVEL.has(r.engineProtocol)) : undefined;
+  const closeInspector = () => {
+    setInspected(null);
+    c.inspect(null);
+  };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
@@ -108,7 +122,11 @@ export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPa
       } else if (e.key === 'v') {
         onPanel(panel === 'network' ? 'cdf' : 'network');
       } else if (e.key === 'Escape') {
-        onExit();
+        // Escape closes the port inspector first, then leaves.
+        if (c.getState().inspectPort !== null) {
+          setInspected(null);
+          c.inspect(null);
+        } else onExit();
       } else return;
       e.preventDefault();
     };
@@ -116,8 +134,6 @@ export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPa
     return () => window.removeEventListener('keydown', onKey);
   }, [c, lesson, panel, onPanel, onExit]);
   const packetRuns = runs.filter((r) => !FLOW_LEVEL.has(r.engineProtocol));
-  const shown = panel === 'network' && packetRuns.length ? packetRuns : runs;
-  const rows = shown.length > 2 ? 2 : 1;
   return (
     <div className="present" data-testid="present" data-panel={panel}>
       <header className="present-head">
@@ -134,9 +150,25 @@ export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPa
           </button>
         </div>
       </header>
+      <div className="present-body">
       <main className="present-stage">
         {panel === 'network' ? (
-          <Networks s={s} runs={packetRuns.length ? packetRuns : runs} colorBy={colorBy} height={rows > 1 ? 160 : lesson ? 330 : 480} />
+          <>
+            <Networks
+              s={s}
+              runs={packetRuns.length ? packetRuns : runs}
+              colorBy={colorBy}
+              onPort={(protocol, port) => {
+                setInspected(port === null ? null : protocol);
+                c.inspect(port);
+              }}
+            />
+            {inspectRun && s.inspectPort !== null && (
+              <div className="present-inspector" role="dialog" aria-label="port inspector" data-testid="present-inspector">
+                <PortInspector run={inspectRun} port={s.inspectPort} {...portsOf(s.settings, inspectRun.engineProtocol)} onClose={closeInspector} />
+              </div>
+            )}
+          </>
         ) : (
           <div className="present-chart">
             <CdfChart runs={runs} metric="slowdown" id="chart-present-cdf" />
@@ -148,6 +180,7 @@ export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPa
           <LessonPanel lessons={lessons} lesson={lesson} modified={false} onChoose={() => undefined} c={c} s={s} compact clicker />
         </div>
       )}
+      </div>
       <Transport c={c} s={s} compact keys={false} />
     </div>
   );

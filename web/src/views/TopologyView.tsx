@@ -2,14 +2,16 @@
 // at every port, packets moving along links, drops and ECN marks flashing
 // where they happen. Drawn on a canvas by a requestAnimationFrame loop that
 // reads the latest props through a ref, so React does not re-render per
-// packet; the loop skips frames where nothing changed.
+// packet; the loop skips frames where nothing changed. The canvas carries
+// what it drew in data attributes (packet size, smallest port target, name
+// size, in screen px) for the end-to-end test to measure.
 
 import type { ColorBy } from './palette';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { select, zoom as d3zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
 import type { Topology } from '../engine/api';
 import type { RunState } from '../state/run';
-import { layoutTopology, pickPoint, pickPort, portName, ROLE_NAMES, type TopoLayout } from './layout';
+import { layoutTopology, pickPoint, pickPort, portName, PICK_RADIUS_PX, PORT_TARGET_PX, ROLE_NAMES, type TopoLayout } from './layout';
 import { drawTopology, PacketScratch, type StaticLayer } from './topologyDraw';
 import { downPortsAt } from './faults';
 import { bytesText, plural, rateText } from './format';
@@ -187,6 +189,16 @@ export function TopologyView(props: TopologyViewProps) {
         layer,
       );
       updateTip();
+      // What was drawn, in screen px (read by the end-to-end test).
+      const measured = `${layout.width}x${layout.height}@${t.k}`;
+      if (canvas.dataset.measured !== measured) {
+        const k = t.k;
+        canvas.dataset.measured = measured;
+        canvas.dataset.packetPx = (2 * L.scratch.packetR * k).toFixed(1);
+        canvas.dataset.portTargetPx = Math.min(2 * PICK_RADIUS_PX, layout.minPortGap * k).toFixed(1);
+        canvas.dataset.hostLabelPx = (layout.hostFont * k).toFixed(1);
+        canvas.dataset.switchLabelPx = (layout.switchFont * k).toFixed(1);
+      }
     };
 
     // Hover tooltip: the port (and its queue) under the pointer.
@@ -207,7 +219,8 @@ export function TopologyView(props: TopologyViewProps) {
       const spec = topo.ports[port];
       const qb = L.props.run.queueBytes[port] ?? 0;
       const rate = L.props.run.linkRates.get(port);
-      tip.textContent = `${portName(topo, port)} · ${ROLE_NAMES[spec.role] ?? spec.role} · ${rateText(spec.rate)}b/s · ${bytesText(qb)} queued${rate !== undefined ? ` · RCP rate ${rateText(rate)}b/s` : ''}`;
+      const crowded = L.layout.portGap[port] * L.transform.k < PORT_TARGET_PX;
+      tip.textContent = `${portName(topo, port)} · ${ROLE_NAMES[spec.role] ?? spec.role} · ${rateText(spec.rate)}b/s · ${bytesText(qb)} queued${rate !== undefined ? ` · RCP rate ${rateText(rate)}b/s` : ''}${crowded ? ' · click to zoom in' : ''}`;
       tip.style.display = 'block';
       tip.style.left = `${Math.max(0, Math.min(L.hover.x + 12, L.width - tip.offsetWidth - 4))}px`;
       tip.style.top = `${L.hover.y + 14 + 24 > L.height ? L.hover.y - 28 : L.hover.y + 14}px`;
@@ -235,7 +248,13 @@ export function TopologyView(props: TopologyViewProps) {
         L.props.onSelectFlow(s.flow[hit]);
         return;
       }
-      const port = pickPort(L.layout, wx, wy, 28 / k);
+      const port = pickPort(L.layout, wx, wy, PICK_RADIUS_PX / k);
+      // Ports packed closer than a finger's width: zoom in around the click first, so the next click picks one surely.
+      if (port >= 0 && L.layout.portGap[port] * k < PORT_TARGET_PX && k < 16) {
+        const k2 = Math.min(16, (1.25 * PORT_TARGET_PX) / Math.max(L.layout.portGap[port], 1e-3));
+        z.scaleTo(sel, k2, [e.clientX - rect.left, e.clientY - rect.top]);
+        return;
+      }
       L.props.onSelectPort(port >= 0 ? port : null);
     };
     const onMove = (e: MouseEvent) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Topology } from '../engine/api';
-import { layoutTopology, packetXY, pickPort, pickPoint, portName, tiersOf, MAX_HOST_PITCH, PACKET_OFFSET } from './layout';
+import { layoutTopology, packetXY, pickPort, pickPoint, portName, tiersOf, MAX_HOST_PITCH, PACKET_MIN_PX, PACKET_OFFSET, PORT_TARGET_PX } from './layout';
 import { engineTopology } from './testTopologies';
 
 const leafSpine = engineTopology({ kind: 'leaf_spine' });
@@ -163,13 +163,14 @@ describe('picking and packet positions', () => {
     const a = new Float64Array(2);
     const b = new Float64Array(2);
     packetXY(L, leafSpine, p, 0, a, 0);
-    expect(Math.hypot(a[0] - L.portX[p], a[1] - L.portY[p])).toBeCloseTo(PACKET_OFFSET, 6);
+    expect(L.packetOffset).toBeGreaterThanOrEqual(PACKET_OFFSET);
+    expect(Math.hypot(a[0] - L.portX[p], a[1] - L.portY[p])).toBeCloseTo(L.packetOffset, 6);
     packetXY(L, leafSpine, p, 1, a, 0);
-    expect(Math.hypot(a[0] - L.portX[q], a[1] - L.portY[q])).toBeCloseTo(PACKET_OFFSET, 6);
-    // Half way, the two directions are 2 * PACKET_OFFSET apart.
+    expect(Math.hypot(a[0] - L.portX[q], a[1] - L.portY[q])).toBeCloseTo(L.packetOffset, 6);
+    // Half way, the two directions are 2 * packetOffset apart.
     packetXY(L, leafSpine, p, 0.5, a, 0);
     packetXY(L, leafSpine, q, 0.5, b, 0);
-    expect(Math.hypot(a[0] - b[0], a[1] - b[1])).toBeCloseTo(2 * PACKET_OFFSET, 6);
+    expect(Math.hypot(a[0] - b[0], a[1] - b[1])).toBeCloseTo(2 * L.packetOffset, 6);
     // Going up: y decreases with frac.
     const c = new Float64Array(4);
     packetXY(L, leafSpine, p, 0.2, c, 0);
@@ -182,5 +183,43 @@ describe('picking and packet positions', () => {
     expect(pickPoint(xy, 3, 10.4, 10, 2)).toBe(2);
     expect(pickPoint(xy, 2, 10.4, 10, 2)).toBe(1);
     expect(pickPoint(xy, 3, 50, 50, 2)).toBe(-1);
+  });
+});
+
+describe('sizes that read from the back of a room', () => {
+  const small = engineTopology({ kind: 'leaf_spine', racks: 2, hosts_per_rack: 4, spines: 2, host_link_gbps: 10, fabric_link_gbps: 40, propagation_ns: 200 });
+  it('gives the lessons\' small fabric 24 px port targets and 8 px packets in a half-width panel at 1280x720', () => {
+    // Two panels beside a lesson panel at 1280 px: about 430 px each.
+    const L = layoutTopology(small, 430, 430);
+    expect(L.minPortGap).toBeGreaterThanOrEqual(PORT_TARGET_PX);
+    expect(2 * L.packetR).toBeGreaterThanOrEqual(PACKET_MIN_PX);
+    expect(L.hostFont).toBeGreaterThanOrEqual(12);
+  });
+
+  it('measures each port\'s gap to its nearest neighbour, the same as a brute-force search', () => {
+    for (const [t, w] of [
+      [leafSpine, 1200],
+      [small, 430],
+      [tree, 800],
+    ] as const) {
+      const L = layoutTopology(t, w, 400);
+      const mid = (p: number) => L.barY[p] + (L.barDir[p] * L.barMaxH[p]) / 2;
+      t.ports.forEach((_, p) => {
+        let best = Infinity;
+        t.ports.forEach((__, q) => {
+          if (q === p) return;
+          for (const [x0, y0] of [[L.portX[p], L.portY[p]], [L.barX[p], mid(p)]])
+            for (const [x1, y1] of [[L.portX[q], L.portY[q]], [L.barX[q], mid(q)]]) best = Math.min(best, Math.hypot(x1 - x0, y1 - y0));
+        });
+        expect(L.portGap[p]).toBeCloseTo(best, 9);
+      });
+    }
+  });
+
+  it('keeps packets at least 8 px even where the 144-host fabric packs its hosts', () => {
+    const L = layoutTopology(leafSpine, 1240, 430);
+    expect(2 * L.packetR).toBeGreaterThanOrEqual(PACKET_MIN_PX);
+    // Ports there are closer than a 24 px target: a click zooms in first (TopologyView).
+    expect(L.minPortGap).toBeLessThan(PORT_TARGET_PX);
   });
 });

@@ -50,6 +50,17 @@ export interface TopoLayout {
   /** Unit normal to port p's direction of travel: packets of the two directions run side by side. */
   normX: Float64Array;
   normY: Float64Array;
+  /** Radius of a packet dot, before zoom (the draw keeps it at least {@link PACKET_MIN_PX} wide on screen). */
+  packetR: number;
+  /** Offset of a packet from its link's centre line, so the two directions run side by side. */
+  packetOffset: number;
+  /** Font sizes of the switch and host names, CSS px before zoom. */
+  switchFont: number;
+  hostFont: number;
+  /** Per port: distance to the nearest other port's pick point (anchor or queue bar), before zoom: how wide its click target is. */
+  portGap: Float64Array;
+  /** The smallest of `portGap` (Infinity with fewer than two ports). */
+  minPortGap: number;
 }
 
 /** Queue bar height of a host NIC, CSS px. */
@@ -58,8 +69,16 @@ export const HOST_BAR_H = 10;
 export const MAX_HOST_PITCH = 56;
 /** Hosts are labelled when neighbours in a row are at least this far apart on screen, CSS px. */
 export const HOST_LABEL_ROOM = 20;
-/** Offset of a packet from its link's centre line, CSS px. */
+/** Smallest offset of a packet from its link's centre line, CSS px (larger packets are set further apart). */
 export const PACKET_OFFSET = 1.6;
+/** Smallest packet on screen, CSS px across (readable from the back of a room). */
+export const PACKET_MIN_PX = 8;
+/** A click selects the nearest port within this many screen px. */
+export const PICK_RADIUS_PX = 28;
+/** Where ports are closer than this on screen, CSS px, a click zooms in before it selects (a 24 px target, WCAG 2.2's minimum). */
+export const PORT_TARGET_PX = 24;
+/** Room per port along a switch's edge, CSS px, where the slot allows. */
+const PORT_PITCH = 40;
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 
@@ -113,7 +132,10 @@ export function layoutTopology(topo: Topology, width: number, height: number): T
   const nh = Math.max(1, hosts.length);
   const pitch = clamp((width - 2 * mx - gap * (G - 1)) / nh, 1, MAX_HOST_PITCH);
   const rows = pitch >= 8 ? 1 : pitch >= 4 ? 2 : 3;
-  const hostR = clamp(pitch * rows * 0.4, 1.5, 7);
+  const hostR = clamp(pitch * rows * 0.4, 1.5, 10);
+  // Packets and names grow with the room each host has, so a small network reads from the back of a room.
+  const packetR = clamp(pitch * rows * 0.12, PACKET_MIN_PX / 2, 6);
+  const hostFont = clamp(pitch * rows * 0.3, 9, 15);
   const rowGap = rows > 1 ? 2 * hostR + 2 : 0;
   const totalW = nh * pitch + gap * (G - 1);
   const left = (width - totalW) / 2;
@@ -126,11 +148,14 @@ export function layoutTopology(topo: Topology, width: number, height: number): T
   const slotR = new Float64Array(n).fill(NaN);
 
   // Vertical bands: labels on top, switch tiers evenly spaced, hosts at the bottom.
-  const bh = clamp(height * 0.06, 14, 24);
+  // Tall enough that a switch's upper and lower rows of ports are click targets of their own.
+  const bh = clamp(height * 0.08, 14, 36);
+  const switchFont = clamp(bh * 0.62, 11, 16);
   // Room for host names under the hosts when they are drawn unzoomed (see HOST_LABEL_ROOM).
-  const hostBottom = height - 6 - hostR - (pitch * rows >= HOST_LABEL_ROOM ? 12 : 0);
+  const hostBottom = height - 6 - hostR - (pitch * rows >= HOST_LABEL_ROOM ? hostFont + 3 : 0);
   const hostTop = hostBottom - (rows - 1) * rowGap;
-  const yTop = 16 + bh / 2;
+  // Room for the top tier's names above its boxes.
+  const yTop = switchFont + 8 + bh / 2;
   const yBottom = Math.max(yTop + 10, hostTop - hostR - HOST_BAR_H - 14);
   const tierY = (t: number) => yTop + ((maxTier - t) * (yBottom - yTop)) / maxTier;
 
@@ -183,7 +208,7 @@ export function layoutTopology(topo: Topology, width: number, height: number): T
         else down++;
       }
       const avail = slotW - Math.max(2, Math.min(gap, slotW * 0.15));
-      boxW[s] = Math.max(10, Math.min(avail, Math.max(36, Math.max(up, down) * 24)));
+      boxW[s] = Math.max(10, Math.min(avail, Math.max(36, Math.max(up, down) * PORT_PITCH)));
       boxH[s] = bh;
       nodeX[s] = (slotL[s] + slotR[s]) / 2;
       nodeY[s] = tierY(t);
@@ -264,7 +289,49 @@ export function layoutTopology(topo: Topology, width: number, height: number): T
     normY[p] = dx / len;
   }
 
-  return { width, height, tier, maxTier, nodeX, nodeY, boxW, boxH, hostR, hostPitch: pitch, hostRows: rows, portX, portY, reverse, barX, barY, barDir, barW, barMaxH, portRoom, normX, normY };
+  const portGap = portGaps(portX, portY, barX, barY, barDir, barMaxH);
+  let minPortGap = Infinity;
+  for (let p = 0; p < np; p++) minPortGap = Math.min(minPortGap, portGap[p]);
+  const packetOffset = Math.max(PACKET_OFFSET, packetR * 0.9);
+  return { width, height, tier, maxTier, nodeX, nodeY, boxW, boxH, hostR, hostPitch: pitch, hostRows: rows, portX, portY, reverse, barX, barY, barDir, barW, barMaxH, portRoom, normX, normY, packetR, packetOffset, switchFont, hostFont, portGap, minPortGap };
+}
+
+/**
+ * Per port, the distance to the nearest other port's pick point (the
+ * points {@link pickPort} measures from: the anchor and the middle of the
+ * queue bar). A click within half of it selects the port, so it is the
+ * width of the port's click target. Ports sorted by x, each compared with
+ * its neighbours until they are further apart in x than its best.
+ */
+function portGaps(portX: Float64Array, portY: Float64Array, barX: Float64Array, barY: Float64Array, barDir: Int8Array, barMaxH: Float64Array): Float64Array {
+  const np = portX.length;
+  const gap = new Float64Array(np).fill(Infinity);
+  const midY = (p: number) => barY[p] + (barDir[p] * barMaxH[p]) / 2;
+  const order = Array.from({ length: np }, (_, i) => i).sort((a, b) => portX[a] - portX[b]);
+  const dist = (p: number, q: number) => {
+    const pts = [
+      [portX[p], portY[p], portX[q], portY[q]],
+      [portX[p], portY[p], barX[q], midY(q)],
+      [barX[p], midY(p), portX[q], portY[q]],
+      [barX[p], midY(p), barX[q], midY(q)],
+    ];
+    let d = Infinity;
+    for (const [x0, y0, x1, y1] of pts) d = Math.min(d, Math.hypot(x1 - x0, y1 - y0));
+    return d;
+  };
+  for (let i = 0; i < np; i++) {
+    const p = order[i];
+    for (const dir of [-1, 1]) {
+      for (let j = i + dir; j >= 0 && j < np; j += dir) {
+        const q = order[j];
+        // A bar stands on its port's anchor (same x), so the gap in x bounds the distance from below.
+        if (Math.abs(portX[q] - portX[p]) > gap[p]) break;
+        const d = dist(p, q);
+        if (d < gap[p]) gap[p] = d;
+      }
+    }
+  }
+  return gap;
 }
 
 /** Where port p's link ends at the far node. */
@@ -287,8 +354,8 @@ export function packetXY(L: TopoLayout, topo: Topology, p: number, frac: number,
   const x1 = q >= 0 ? L.portX[q] : L.nodeX[topo.ports[p].peer];
   const y1 = q >= 0 ? L.portY[q] : L.nodeY[topo.ports[p].peer];
   const f = frac < 0 ? 0 : frac > 1 ? 1 : frac;
-  out[i] = x0 + (x1 - x0) * f + L.normX[p] * PACKET_OFFSET;
-  out[i + 1] = y0 + (y1 - y0) * f + L.normY[p] * PACKET_OFFSET;
+  out[i] = x0 + (x1 - x0) * f + L.normX[p] * L.packetOffset;
+  out[i + 1] = y0 + (y1 - y0) * f + L.normY[p] * L.packetOffset;
 }
 
 /**

@@ -8,7 +8,7 @@ import { PacketKindCode, type Topology } from '../engine/api';
 import type { RunState } from '../state/run';
 import { EVENT_LINGER_PS } from '../state/run';
 import { COLORS, FLOW_PALETTE, KIND_COLORS, PRIORITY_PALETTE, flowColorIndex, priorityColorIndex, type ColorBy } from './palette';
-import { HOST_LABEL_ROOM, packetXY, portTarget, type TopoLayout } from './layout';
+import { HOST_LABEL_ROOM, PACKET_MIN_PX, packetXY, portTarget, type TopoLayout } from './layout';
 import { rateText } from './format';
 
 /** What one frame shows besides the run itself. */
@@ -42,6 +42,8 @@ export class PacketScratch {
   color = new Uint8Array(0);
   order = new Int32Array(0);
   count = 0;
+  /** Radius the last frame drew packets with, layout units (times the zoom: screen px). */
+  packetR = 0;
   ensure(n: number) {
     if (this.flow.length >= n) return;
     const cap = Math.max(n, this.flow.length * 2, 256);
@@ -174,12 +176,12 @@ export function drawStatic(ctx: Ctx, L: TopoLayout, topo: Topology, o: DrawOptio
   ctx.textAlign = 'center';
   ctx.textBaseline = 'alphabetic';
   ctx.lineJoin = 'round';
-  ctx.font = `${11 * px}px system-ui, sans-serif`;
+  ctx.font = `${L.switchFont * px}px system-ui, sans-serif`;
   ctx.fillStyle = COLORS.label;
   ctx.strokeStyle = 'rgba(255,255,255,0.9)';
   ctx.lineWidth = 3 * px;
   for (let u = 0; u < nn; u++) {
-    if (L.boxW[u] <= 0 || L.boxW[u] * k < 22) continue;
+    if (L.boxW[u] <= 0 || L.boxW[u] * k < 2 * L.switchFont) continue;
     const name = topo.nodes[u].name;
     const x = L.nodeX[u];
     const y = L.nodeY[u] - L.boxH[u] / 2 - 3 * px;
@@ -188,7 +190,7 @@ export function drawStatic(ctx: Ctx, L: TopoLayout, topo: Topology, o: DrawOptio
   }
   if (L.hostPitch * L.hostRows * k >= HOST_LABEL_ROOM) {
     ctx.textBaseline = 'top';
-    ctx.font = `${9 * px}px system-ui, sans-serif`;
+    ctx.font = `${L.hostFont * px}px system-ui, sans-serif`;
     for (let u = 0; u < nn; u++) {
       if (L.boxW[u] > 0) continue;
       ctx.fillText(topo.nodes[u].name, L.nodeX[u], L.nodeY[u] + L.hostR + px);
@@ -272,6 +274,7 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
 
   // Packets in flight, bucketed by colour: data as dots, the rest as small squares.
   const n = placePackets(run, L, topo, o.nowPs, o.colorBy, s, o.reducedMotion);
+  s.packetR = packetRadius(L, k);
   if (n) {
     const colors = o.colorBy === 'flow' ? FLOW_PALETTE : o.colorBy === 'priority' ? PRIORITY_PALETTE : KIND_ORDER.map((kd) => KIND_COLORS[kd]);
     const start = new Int32Array(colors.length + 1);
@@ -279,7 +282,7 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
     for (let c = 0; c < colors.length; c++) start[c + 1] += start[c];
     const fill = start.slice();
     for (let i = 0; i < n; i++) s.order[fill[s.color[i]]++] = i;
-    const rd = Math.max(1.2, Math.min(2.6, L.hostR * 0.6));
+    const rd = s.packetR;
     const sq = rd * 1.3;
     const round = rd * k >= 2;
     for (let c = 0; c < colors.length; c++) {
@@ -370,6 +373,14 @@ function drawDynamic(ctx: CanvasRenderingContext2D, L: TopoLayout, topo: Topolog
       ctx.fillText(t, x, y);
     }
   }
+}
+
+/**
+ * The radius packets are drawn with at zoom k, layout units: the layout's,
+ * at least {@link PACKET_MIN_PX} across on screen, at most twice that.
+ */
+export function packetRadius(L: TopoLayout, k: number): number {
+  return Math.min(Math.max(L.packetR, PACKET_MIN_PX / 2 / k), PACKET_MIN_PX / k);
 }
 
 /** Adds port p's queue bar, filled to `frac`, to the current path (grown by `pad` on every side). */
