@@ -100,8 +100,21 @@ async function waitReady(p) {
   await p.waitForFunction(() => /ready/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
 }
 
+/** Opens the settings panel (collapsed when the page opens) unless it is open. */
+async function openSettings(page) {
+  if ((await page.getByTestId('settings-toggle').getAttribute('aria-expanded')) !== 'true') await page.getByTestId('settings-toggle').click();
+  await page.getByTestId('params').waitFor();
+}
+
+/** Clicks an item of the toolbar's More menu (opening the menu first). */
+async function menuClick(page, testid) {
+  if (!(await page.locator('details.menu[open]').count())) await page.getByTestId('menu').locator('summary').click();
+  await page.getByTestId(testid).click();
+}
+
 /** Unticks `off`, ticks `on`, applies, and waits until the runs are ready. */
 async function switchProtocols(page, off, on) {
+  await openSettings(page);
   for (const p of off) await page.getByTestId(`protocol-${p}`).uncheck();
   for (const p of on) await page.getByTestId(`protocol-${p}`).check();
   await page.getByTestId('apply').click();
@@ -162,6 +175,7 @@ async function measurePlay(p) {
 }
 
 async function setField(page, testid, value) {
+  if (testid !== 'seek-input') await openSettings(page);
   const el = page.getByTestId(testid);
   await el.fill(String(value));
 }
@@ -194,9 +208,13 @@ try {
   watch(page, 'main');
   const defaultScenario = JSON.parse(readFileSync(join(root, 'scenarios/websearch-leaf-spine.json'), 'utf8'));
 
-  await check('opens the default scenario from the production build', async () => {
+  await check('opens the start screen, then the default scenario from "Explore freely" (production build)', async () => {
     await page.goto(BASE);
+    await page.getByTestId('start').waitFor();
+    assert((await page.locator('[data-testid^="start-lesson-"]').count()) >= 5, 'the start screen lists too few lessons');
+    await page.getByTestId('start-explore').click();
     await waitReady(page);
+    assert(/#explore$/.test(page.url()), `Explore freely opened ${page.url()}`);
     assert((await page.getByTestId('narration').innerText()).includes('websearch-leaf-spine'), 'the narration does not name the default scenario');
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(out, '01-start-default-scenario.png') });
@@ -743,7 +761,7 @@ try {
       await p8.goto(BASE + '#lesson=pfabric-vs-dctcp');
       await waitReady(p8);
       await p8.getByTestId('lesson-select').selectOption('');
-      await p8.getByTestId('editor-open').click();
+      await menuClick(p8, 'editor-open');
       await p8.getByTestId('editor-add-step').click();
       await p8.getByTestId('editor-step-0-title').fill('Before anything');
       await p8.getByTestId('editor-step-0-text').fill('Two **fabrics**, see [pFabric](https://example.org/pfabric) and <img src=x onerror="window.__pwned=1">.');
@@ -826,7 +844,7 @@ try {
     try {
       await pe.goto(BASE + '#lesson=phost-tokens');
       await waitReady(pe);
-      await pe.getByTestId('editor-open').click();
+      await menuClick(pe, 'editor-open');
       await pe.getByTestId('editor-from-open').click();
       // Step 2 says tokens are being sent; at 200 us none has been (the first is at about 656 us).
       assert((await pe.getByTestId('editor-step-1-shows-1-message').inputValue()) === 'token', 'step 2 does not state a token');
@@ -913,7 +931,7 @@ try {
     const found = {};
     try {
       // A run loaded and under way, no lesson.
-      await pa.goto(BASE);
+      await pa.goto(BASE + '#explore');
       await waitReady(pa);
       await pa.getByTestId('step-rtt').click();
       await waitStatus(pa, /t = /);
@@ -928,7 +946,7 @@ try {
       found.lesson = await axe(pa);
       assert((await pa.locator('ol[aria-label="events of the tcp run, newest first"] li').count()) > 0, 'the event log is not a labelled list');
       // The lesson editor open, with a step.
-      await pa.getByTestId('editor-open').click();
+      await menuClick(pa, 'editor-open');
       await pa.getByTestId('editor-add-step').click();
       found.editor = await axe(pa);
       // The sweep view open.
@@ -1172,13 +1190,118 @@ try {
       assert(pa2.violations.length === 0, `axe-core in presentation mode: ${pa2.violations.join('\n')}`);
       // Escape leaves, p comes back.
       await pp.keyboard.press('Escape');
-      await pp.getByTestId('params').waitFor();
+      await pp.getByTestId('settings-toggle').waitFor();
       await pp.keyboard.press('p');
       await pp.getByTestId('present').waitFor();
       await pp.close();
     } finally {
       await ctx.close();
     }
+  });
+
+  await check('layout at 1280x720, 1366x768, 768x1024 and 390x844: start screen, a lesson step and presentation mode (screenshots; network above the fold, no horizontal scroll, packets >= 8 px and port targets >= 24 px at 1280x720, controls within reach, axe-clean)', async () => {
+    metrics.layout = {};
+    const bad = [];
+    const expect = (cond, msg) => cond || bad.push(msg);
+    /** The networks on screen: their boxes and what each canvas says it drew (screen px). */
+    const networks = (p) =>
+      p.locator('[data-testid="topology"]').evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right), width: Math.round(r.width), packet: Number(e.dataset.packetPx), port: Number(e.dataset.portTargetPx), host: Number(e.dataset.hostLabelPx) };
+        }),
+      );
+    const widths = (p) => p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth, height: window.innerHeight }));
+    /** True when the element is shown and lies within the page's width (reachable by scrolling down only). */
+    const reachable = (p, testid) => p.getByTestId(testid).first().evaluate((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= window.innerWidth; });
+    for (const [w, h] of [[1280, 720], [1366, 768], [768, 1024], [390, 844]]) {
+      const tag = `${w}x${h}`;
+      const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+      const m = {};
+      try {
+        const p = await ctx.newPage();
+        watch(p, `layout ${tag}`);
+        // The start screen: a card per lesson with a drawn thumbnail, and Explore freely.
+        await p.goto(BASE);
+        await p.getByTestId('start').waitFor();
+        const cards = await p.locator('a[data-testid^="start-lesson-"]').evaluateAll((els) => els.map((a) => ({ id: a.dataset.testid, shapes: a.querySelectorAll('svg.thumb circle, svg.thumb rect, svg.thumb line').length, text: a.textContent.length })));
+        expect(cards.length >= 5 && cards.every((c) => c.shapes > 8 && c.text > 60), `${tag}: lesson cards without a drawing or text: ${JSON.stringify(cards)}`);
+        m.start = await widths(p);
+        expect(m.start.scroll <= m.start.inner, `${tag}: the start screen scrolls sideways (${m.start.scroll} px in ${m.start.inner})`);
+        await p.screenshot({ path: join(out, `20-start-${tag}.png`) });
+        const a1 = await axe(p);
+        m.axe_start = { passes: a1.passes, violations: a1.violations.length };
+        expect(a1.violations.length === 0, `${tag}: axe-core on the start screen: ${a1.violations.join('; ')}`);
+        // A lesson step, opened from its card: the network first, the lesson beside it (under it when narrow).
+        await p.getByTestId('start-lesson-pfabric-vs-dctcp').click();
+        await waitReady(p);
+        await p.getByTestId('lesson-next').click();
+        await waitStatus(p, /went to t = 1\.000 ms/);
+        await p.evaluate(() => window.scrollTo(0, 0));
+        await p.waitForTimeout(300);
+        m.lesson = { ...(await widths(p)), networks: await networks(p) };
+        expect(m.lesson.scroll <= m.lesson.inner, `${tag}: the lesson page scrolls sideways (${m.lesson.scroll} px in ${m.lesson.inner})`);
+        expect(m.lesson.networks.length === 2, `${tag}: ${m.lesson.networks.length} networks`);
+        for (const n of m.lesson.networks) {
+          if (w >= 1280) expect(n.top >= 0 && n.bottom <= h, `${tag}: a network is not wholly above the fold (top ${n.top}, bottom ${n.bottom} of ${h})`);
+          if (w < 800) expect(n.width >= 0.9 * w, `${tag}: a network is ${n.width} px wide, under 90% of ${w}`);
+          if (w === 1280) {
+            expect(n.packet >= 8, `${tag}: packets drawn ${n.packet} px across`);
+            expect(n.port >= 24, `${tag}: smallest port target ${n.port} px`);
+          }
+        }
+        for (const id of ['play', 'step-event', 'lesson-next', 'lesson-prev']) expect(await reachable(p, id), `${tag}: ${id} is out of reach`);
+        await p.screenshot({ path: join(out, `21-lesson-${tag}.png`) });
+        // The step with the first question: the answers are within reach.
+        await p.getByTestId('lesson-next').click();
+        await waitStatus(p, /went to t = 2\.000 ms/);
+        expect(await reachable(p, 'lesson-guess-pfabric'), `${tag}: the prediction's answers are out of reach`);
+        const a2 = await axe(p);
+        m.axe_lesson = { passes: a2.passes, violations: a2.violations.length };
+        expect(a2.violations.length === 0, `${tag}: axe-core on the lesson step: ${a2.violations.join('; ')}`);
+        // Presentation mode: the networks fill the stage (host names inside it); a click on a port opens the inspector over it.
+        await p.evaluate(() => window.scrollTo(0, 0));
+        await p.getByTestId('present').click();
+        await p.locator('[data-testid="present"][data-panel]').waitFor();
+        await p.waitForTimeout(300);
+        const stage = await p.locator('.present-stage').evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
+        m.present = { ...(await widths(p)), networks: await networks(p) };
+        expect(m.present.scroll <= m.present.inner, `${tag}: presentation mode scrolls sideways`);
+        for (const n of m.present.networks) {
+          expect(n.top >= stage.top - 1 && n.bottom <= stage.bottom + 1 && n.left >= stage.left - 1 && n.right <= stage.right + 1, `${tag}: a presented network is cut off by the stage (${JSON.stringify(n)} in ${JSON.stringify(stage)})`);
+          expect(n.host > 0, `${tag}: host names are not drawn in presentation mode`);
+          if (w === 1280) expect(n.packet >= 8 && n.port >= 24, `${tag}: presented packets ${n.packet} px, port targets ${n.port} px`);
+        }
+        if (w >= 1280) {
+          const c = p.locator('[data-testid="topology"]').first();
+          const box = await c.boundingBox();
+          for (let fy = 0.3; fy <= 0.95 && !(await p.getByTestId('present-inspector').count()); fy += 0.05)
+            for (let fx = 0.1; fx <= 0.9 && !(await p.getByTestId('present-inspector').count()); fx += 0.1) await p.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+          expect((await p.getByTestId('present-inspector').count()) === 1 && (await p.getByTestId('present-inspector').isVisible()), `${tag}: a click on a port in presentation mode opened no inspector`);
+          if (await p.getByTestId('present-inspector').count()) {
+            await p.waitForTimeout(300);
+            const tiny = await smallText(p, '[data-testid="present-inspector"]', 20);
+            expect(tiny.length === 0, `${tag}: text under 20 px in the presented inspector: ${tiny.slice(0, 5).join(' | ')}`);
+            await p.screenshot({ path: join(out, `22b-present-inspector-${tag}.png`) });
+            await p.keyboard.press('Escape');
+            await p.waitForTimeout(200);
+            expect((await p.getByTestId('present-inspector').count()) === 0 && (await p.getByTestId('present').count()) === 1, `${tag}: Escape did not close the inspector first`);
+          }
+        }
+        await p.screenshot({ path: join(out, `22-present-${tag}.png`) });
+        const a3 = await axe(p);
+        m.axe_present = { passes: a3.passes, violations: a3.violations.length };
+        expect(a3.violations.length === 0, `${tag}: axe-core in presentation mode: ${a3.violations.join('; ')}`);
+        // Back to the start screen from the app's name.
+        await p.keyboard.press('Escape');
+        await p.getByTestId('home').click();
+        await p.getByTestId('start').waitFor();
+      } finally {
+        metrics.layout[tag] = m;
+        await ctx.close();
+      }
+    }
+    assert(bad.length === 0, bad.join('\n'));
   });
 
   await check('bad input gets a field-named message and no run starts', async () => {
@@ -1190,6 +1313,7 @@ try {
 
   await check('a parameter the engine rejects is named in the page, and nothing runs', async () => {
     await setField(page, 'load', 0.6);
+    await openSettings(page);
     await page.getByTestId('params-json').fill('{"pfabric": {"init_cwnd": 12, "bogus_knob": 3}}');
     await page.getByTestId('apply').click();
     await page.waitForSelector('[data-testid="engine-error"]', { timeout: 20_000 });
@@ -1206,9 +1330,10 @@ try {
     const ctx3 = await browser.newContext({ viewport: { width: 1600, height: 1000 }, serviceWorkers: 'block' });
     const p3 = await ctx3.newPage();
     await p3.route('**/sim.worker*', (r) => r.abort());
-    await p3.goto(sharedUrl ?? BASE);
+    await p3.goto(sharedUrl ?? BASE + '#explore');
     await p3.waitForSelector('[data-testid="crash"]', { timeout: 20_000 });
     assert(/crashed/.test(await p3.getByTestId('crash').innerText()), 'no crash message');
+    await openSettings(p3);
     const flowsBefore = await p3.getByTestId('flows').inputValue();
     await p3.unroute('**/sim.worker*');
     await p3.getByTestId('restart-worker').click();
@@ -1221,7 +1346,7 @@ try {
   await check('works offline once loaded (service worker)', async () => {
     const p4 = await context.newPage();
     watch(p4, 'offline');
-    await p4.goto(BASE);
+    await p4.goto(BASE + '#explore');
     await p4.waitForFunction(() => navigator.serviceWorker?.controller !== null || false, null, { timeout: 20_000 }).catch(() => p4.reload());
     await waitReady(p4);
     await context.setOffline(true);

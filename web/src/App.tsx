@@ -111,7 +111,11 @@ export function App() {
     const chrome = chromeRef.current;
     const app = appRef.current;
     if (!chrome || !app) return;
-    const place = () => app.style.setProperty('--stage-top', `${Math.round(chrome.getBoundingClientRect().bottom + window.scrollY)}px`);
+    const place = () => {
+      const v = `${Math.round(chrome.getBoundingClientRect().bottom + window.scrollY)}px`;
+      // Only a change restyles the page (the status line changes size while a run plays).
+      if (app.style.getPropertyValue('--stage-top') !== v) app.style.setProperty('--stage-top', v);
+    };
     place();
     const ro = new ResizeObserver(place);
     ro.observe(chrome);

@@ -132,7 +132,8 @@ export function layoutTopology(topo: Topology, width: number, height: number): T
   const nh = Math.max(1, hosts.length);
   const pitch = clamp((width - 2 * mx - gap * (G - 1)) / nh, 1, MAX_HOST_PITCH);
   const rows = pitch >= 8 ? 1 : pitch >= 4 ? 2 : 3;
-  const hostR = clamp(pitch * rows * 0.4, 1.5, 10);
+  // Hosts at most 10 px across and, in a short canvas, small enough to leave the tiers room.
+  const hostR = clamp(pitch * rows * 0.4, 1.5, clamp(height * 0.035, 1.5, 10));
   // Packets and names grow with the room each host has, so a small network reads from the back of a room.
   const packetR = clamp(pitch * rows * 0.12, PACKET_MIN_PX / 2, 6);
   const hostFont = clamp(pitch * rows * 0.3, 9, 15);
