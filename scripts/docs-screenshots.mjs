@@ -95,6 +95,8 @@ try {
   await lesson.getByTestId('lesson-guess-pfabric').click();
   await lesson.getByTestId('lesson-reveal').click();
   await lesson.waitForSelector('[data-testid="lesson-answer"]', { timeout: 300_000 });
+  // The answer brought into the lesson panel's view, the page at its top.
+  await lesson.getByTestId('lesson-answer').evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await lesson.evaluate(() => window.scrollTo(0, 0));
   await lesson.waitForTimeout(500);
   await lesson.screenshot({ path: join(out, 'lesson.png') });
