@@ -1,4 +1,6 @@
-// Number and time formatting for the views (pure, no DOM).
+// Number, time and code formatting for the views (pure, no DOM).
+
+import { dropWhyName, type DropWhyName } from '../engine/api';
 
 /** A number to `digits` significant digits, without exponent notation for everyday magnitudes. */
 export function sig(v: number | null | undefined, digits = 3): string {
@@ -45,4 +47,17 @@ export function bytesText(b: number): string {
   if (b < 1e6) return `${sig(b / 1e3)} KB`;
   if (b < 1e9) return `${sig(b / 1e6)} MB`;
   return `${sig(b / 1e9)} GB`;
+}
+
+/** Each drop reason in words; keyed by the engine's reasons, so a reason added there fails the type check until it has words. */
+export const DROP_WHY_WORDS: Record<DropWhyName, string> = {
+  BufferFull: 'buffer full',
+  LeastUrgent: 'least urgent',
+  LinkDown: 'link down',
+  Injected: 'injected fault',
+};
+
+/** Why a packet was dropped, in words (the aux of a Drop record; an unknown code reads as a full buffer). */
+export function dropWhyText(aux: number): string {
+  return DROP_WHY_WORDS[dropWhyName(aux) ?? 'BufferFull'];
 }
