@@ -3,7 +3,8 @@
 // live charts, the summary table and the exports.
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { Conductor, fmtTime } from './state/conductor';
+import { Conductor } from './state/conductor';
+import { fmtTime } from './views/format';
 import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonRunsChanged, lessonSettings, type Lesson } from './lessons/lesson';

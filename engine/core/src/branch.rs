@@ -64,7 +64,7 @@ pub enum BranchChange {
 
 /// The changes that are not faults, as read from a file (`BranchChange`
 /// reads a fault as a [`FaultKind`]).
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 enum SettingChange {
     BufferBytes { bytes: u64 },
@@ -78,13 +78,14 @@ impl<'de> Deserialize<'de> for BranchChange {
         use serde::de::Error;
         let v = serde_json::Value::deserialize(d)?;
         match v.get("kind").and_then(|k| k.as_str()) {
-            Some("buffer_bytes" | "protocol") => serde_json::from_value::<SettingChange>(v).map(|c| match c {
+            Some(k) if BranchChange::SETTING_KINDS.contains(&k) => serde_json::from_value::<SettingChange>(v).map(|c| match c {
                 SettingChange::BufferBytes { bytes } => BranchChange::BufferBytes { bytes },
                 SettingChange::Protocol { protocol } => BranchChange::Protocol { protocol },
             }),
             Some(k) if FaultKind::NAMES.contains(&k) => serde_json::from_value::<FaultKind>(v).map(BranchChange::Fault),
             Some(k) => {
-                return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of buffer_bytes, protocol, {}", FaultKind::NAMES.join(", "))))
+                let known = [&BranchChange::SETTING_KINDS[..], &FaultKind::NAMES[..]].concat();
+                return Err(D::Error::custom(format!("unknown change kind `{k}`, expected one of {}", known.join(", "))));
             }
             None => return Err(D::Error::custom("missing field `kind`")),
         }
@@ -93,6 +94,12 @@ impl<'de> Deserialize<'de> for BranchChange {
 }
 
 impl BranchChange {
+    /// The `kind` of every change that is a setting, not a fault (the
+    /// others are [`FaultKind::NAMES`]). With those, the one list of
+    /// change kinds: the deserializer reads it and `dcsim names` exports
+    /// it to the page; a test checks it against the enum's schema.
+    pub const SETTING_KINDS: [&'static str; 2] = ["buffer_bytes", "protocol"];
+
     /// The fault this change is, if it is one.
     pub fn fault(&self) -> Option<&FaultKind> {
         match self {
@@ -130,5 +137,30 @@ impl BranchSpec {
             BranchChange::Protocol { .. } => 0,
             _ => crate::units::SimTime::from_us_f64(self.at_us).ps(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BranchChange, SettingChange};
+    use crate::fault::{schema_kinds, FaultKind};
+
+    #[test]
+    fn the_setting_kinds_are_the_kinds_of_the_enum() {
+        // A setting added to `SettingChange` without its name in
+        // `SETTING_KINDS` would never be read: this fails instead.
+        let mut names: Vec<String> = BranchChange::SETTING_KINDS.iter().map(|s| s.to_string()).collect();
+        names.sort();
+        assert_eq!(schema_kinds(schemars::schema_for!(SettingChange)), names);
+    }
+
+    #[test]
+    fn every_kind_is_read_and_an_unknown_one_is_named() {
+        for k in BranchChange::SETTING_KINDS.iter().chain(FaultKind::NAMES.iter()) {
+            let e = serde_json::from_str::<BranchChange>(&format!("{{\"kind\": \"{k}\"}}")).unwrap_err().to_string();
+            assert!(!e.contains("unknown change kind"), "{k}: {e}");
+        }
+        let e = serde_json::from_str::<BranchChange>(r#"{"kind": "meteor"}"#).unwrap_err().to_string();
+        assert!(e.contains("unknown change kind `meteor`, expected one of buffer_bytes, protocol, link_down"), "{e}");
     }
 }

@@ -1,10 +1,13 @@
 //! What the page reads from the engine instead of keeping copies (issue
 //! 19): the protocols, the codes of the browser binding's records (trace
-//! record kinds, packet kinds, drop reasons, control events), each
-//! protocol's default ports and DCTCP's end-host profiles.
+//! record kinds, packet kinds, drop reasons, control events), the kinds of
+//! faults and of a branch's changes, each protocol's default ports and
+//! DCTCP's end-host profiles.
 //! `dcsim names` prints them as a TypeScript module, checked in as
 //! `web/src/engine/names.generated.ts`; a CLI test fails when it is stale.
 
+use crate::branch::BranchChange;
+use crate::fault::FaultKind;
 use crate::packet::PacketKind;
 use crate::protocol::params::{DctcpProfile, ProtocolParams};
 use crate::queue::setup::PortSetup;
@@ -23,6 +26,8 @@ pub fn typescript() -> String {
     let q = |s: &str| format!("'{s}'");
     let protocols: Vec<String> = ProtocolName::ALL.iter().map(|p| q(p.as_str())).collect();
     let controls: Vec<String> = ControlEvent::ALL.iter().map(|e| q(e.as_str())).collect();
+    let faults: Vec<String> = FaultKind::NAMES.iter().map(|k| q(k)).collect();
+    let settings: Vec<String> = BranchChange::SETTING_KINDS.iter().map(|k| q(k)).collect();
     let defaults = ProtocolParams::default();
     let ports: Vec<String> = ProtocolName::ALL
         .iter()
@@ -59,6 +64,10 @@ pub fn typescript() -> String {
          export const PACKET_KIND = {} as const;\n\n\
          /** Why a packet was dropped: the aux column of a Drop record (engine/core/src/queue/mod.rs `DropReason`). */\n\
          export const DROP_REASON = {} as const;\n\n\
+         /** The kinds of fault, as written in a scenario's `faults` and a branch's change (engine/core/src/fault.rs `FaultKind`). */\n\
+         export const FAULT_KINDS = [{}] as const;\n\n\
+         /** The kinds of a branch's change that are settings, not faults (engine/core/src/branch.rs `BranchChange`). */\n\
+         export const BRANCH_SETTING_KINDS = [{}] as const;\n\n\
          /** Control events by code: the aux column of Control and Decision trace records (engine/core/src/trace.rs `ControlEvent`). */\n\
          export const CONTROL_NAMES = [{}] as const;\n\n\
          /** Each protocol's ports with its default parameters (engine/core/src/queue/setup.rs `PortSetup`). */\n\
@@ -69,6 +78,8 @@ pub fn typescript() -> String {
         code_object(&TraceCode::ALL, |c| c as u8),
         code_object(&PacketKind::ALL, |k| k as u8),
         code_object(&DropReason::ALL, |r| r as u8),
+        faults.join(", "),
+        settings.join(", "),
         controls.join(", "),
         ports.join("\n"),
         profiles.join("\n")

@@ -105,9 +105,10 @@ fn node_named(net: &Network, name: &str, field: &str) -> Result<NodeId, String> 
 }
 
 impl FaultKind {
-    /// The `kind` of every fault, as written in files (what a branch's
-    /// change list accepts besides its settings; a test checks it against
-    /// the enum's schema).
+    /// The `kind` of every fault, as written in files: what a branch's
+    /// change accepts besides its settings (`BranchChange::SETTING_KINDS`)
+    /// and what `dcsim names` exports to the page; a test checks it
+    /// against the enum's schema.
     pub const NAMES: [&'static str; 5] = ["link_down", "link_up", "switch_down", "switch_up", "drop_next"];
 
     /// What the fault does, its node names resolved against `net`; errors
@@ -198,24 +199,31 @@ pub fn routes_avoiding(net: &Network, down: &[bool]) -> Vec<Vec<Vec<PortId>>> {
     out
 }
 
+/// The `kind` constants of a tagged enum's schema, sorted (tests check
+/// the hand-kept name lists against them).
+#[cfg(test)]
+pub(crate) fn schema_kinds(schema: schemars::Schema) -> Vec<String> {
+    let schema = serde_json::to_value(schema).unwrap();
+    let mut kinds: Vec<String> = schema["oneOf"]
+        .as_array()
+        .expect("one schema per variant")
+        .iter()
+        .map(|v| v["properties"]["kind"]["const"].as_str().or_else(|| v["properties"]["kind"]["enum"][0].as_str()).expect("a kind per variant").to_string())
+        .collect();
+    kinds.sort();
+    kinds
+}
+
 #[cfg(test)]
 mod tests {
-    use super::FaultKind;
+    use super::{schema_kinds, FaultKind};
 
     #[test]
     fn the_fault_names_are_the_kinds_of_the_enum() {
         // The schema lists one `kind` constant per variant: a variant added
         // without its name in `NAMES` (so not accepted in a branch) fails.
-        let schema = serde_json::to_value(schemars::schema_for!(FaultKind)).unwrap();
-        let mut kinds: Vec<String> = schema["oneOf"]
-            .as_array()
-            .expect("one schema per variant")
-            .iter()
-            .map(|v| v["properties"]["kind"]["const"].as_str().or_else(|| v["properties"]["kind"]["enum"][0].as_str()).expect("a kind per variant").to_string())
-            .collect();
         let mut names: Vec<String> = FaultKind::NAMES.iter().map(|s| s.to_string()).collect();
-        kinds.sort();
         names.sort();
-        assert_eq!(kinds, names);
+        assert_eq!(schema_kinds(schemars::schema_for!(FaultKind)), names);
     }
 }

@@ -4,7 +4,8 @@
 // event's time (the worker finds it, time travel lands there).
 
 import { NAV_EVENTS, type NavEvent } from '../engine/api';
-import { NAV_TEXT, type Conductor, type ConductorState } from '../state/conductor';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { NAV_TEXT } from '../views/format';
 
 /** The key of each event (lower case: next; upper case, with shift: previous). */
 export const NAV_KEYS: Record<NavEvent, string> = { drop: 'd', ecn_mark: 'm', token: 't', decision: 'a', flow_completed: 'c' };

@@ -7,8 +7,8 @@
 // background, for runs of lesson size) and a lesson's steps (numbered).
 
 import { useEffect, useMemo, useState } from 'react';
-import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
-import { plural } from '../views/format';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { fmtTime, plural } from '../views/format';
 import { DROP_SCAN_MAX_FLOWS, scanDrops, tickPositions, type ScannedRun } from '../state/dropScan';
 
 /** Positions on the scrubber (it maps 0..STEPS onto 0..end). */

@@ -4,7 +4,8 @@
 // previous drop, mark, token, decision, completion) are handled here too.
 
 import { useEffect, useState } from 'react';
-import { fmtClock, fmtTime, NAV_TEXT, type Conductor, type ConductorState } from '../state/conductor';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { fmtClock, fmtTime, NAV_TEXT } from '../views/format';
 import { NAV_EVENTS } from '../engine/api';
 import { NAV_KEYS, navKey } from './EventNav';
 

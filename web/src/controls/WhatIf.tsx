@@ -7,7 +7,8 @@
 // after it.
 
 import { useState } from 'react';
-import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { fmtTime } from '../views/format';
 import { FLOW_LEVEL, PROTOCOLS, portsOf, type BranchSettings, type Protocol } from '../state/settings';
 
 /** The what-if bar under the scrubber. */

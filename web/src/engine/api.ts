@@ -3,7 +3,7 @@
 // from here (plus the pure decoders in frame.ts); the engine itself lives in
 // the worker (sim.worker.ts).
 
-import { DROP_REASON, PACKET_KIND, TRACE_CODE } from './names.generated';
+import { BRANCH_SETTING_KINDS, DROP_REASON, FAULT_KINDS, PACKET_KIND, TRACE_CODE } from './names.generated';
 import type { RunFacts } from '../lessons/shows';
 
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
@@ -31,6 +31,22 @@ export type PacketKindCode = (typeof PACKET_KIND)[keyof typeof PACKET_KIND];
 /** Why a packet was dropped (aux of a Drop record), read from the engine. */
 export const DropWhy = DROP_REASON;
 export type DropWhy = (typeof DROP_REASON)[keyof typeof DROP_REASON];
+/** A drop reason's name (`BufferFull`, ...): tables keyed by it must name every reason. */
+export type DropWhyName = keyof typeof DROP_REASON;
+
+/** The name of drop reason `code`, or undefined for a code the engine does not write. */
+export function dropWhyName(code: number): DropWhyName | undefined {
+  return (Object.keys(DROP_REASON) as DropWhyName[]).find((k) => DROP_REASON[k] === code);
+}
+
+/** The kinds of fault (a scenario's `faults`, a branch's change), read from the engine. */
+export const FaultKinds = FAULT_KINDS;
+/** One kind of fault (`link_down`, ...). */
+export type FaultKind = (typeof FAULT_KINDS)[number];
+/** The kinds of a branch's change that are settings, not faults, read from the engine. */
+export const BranchSettingKinds = BRANCH_SETTING_KINDS;
+/** One kind of setting change (`buffer_bytes`, `protocol`). */
+export type BranchSettingKind = (typeof BRANCH_SETTING_KINDS)[number];
 
 /** Names of control events, indexed by the aux of a Control or Decision record: read from the engine. */
 export { CONTROL_NAMES } from './names.generated';

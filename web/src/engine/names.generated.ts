@@ -13,6 +13,12 @@ export const PACKET_KIND = { Data: 0, Ack: 1, Probe: 2, Control: 3 } as const;
 /** Why a packet was dropped: the aux column of a Drop record (engine/core/src/queue/mod.rs `DropReason`). */
 export const DROP_REASON = { BufferFull: 0, LeastUrgent: 1, LinkDown: 2, Injected: 3 } as const;
 
+/** The kinds of fault, as written in a scenario's `faults` and a branch's change (engine/core/src/fault.rs `FaultKind`). */
+export const FAULT_KINDS = ['link_down', 'link_up', 'switch_down', 'switch_up', 'drop_next'] as const;
+
+/** The kinds of a branch's change that are settings, not faults (engine/core/src/branch.rs `BranchChange`). */
+export const BRANCH_SETTING_KINDS = ['buffer_bytes', 'protocol'] as const;
+
 /** Control events by code: the aux column of Control and Decision trace records (engine/core/src/trace.rs `ControlEvent`). */
 export const CONTROL_NAMES = ['probe', 'rts', 'token', 'token_expired', 'free_token_expired', 'downgrade', 'receiver_timeout', 'fastpass_request', 'fastpass_grant', 'fastpass_missed_slot', 'fastpass_query', 'fastpass_nack', 'fastpass_ack', 'pase_request', 'pase_decision', 'pase_prune', 'pase_delegation_report', 'pase_delegation_update', 'pase_probe', 'pase_release', 'pdq_syn', 'pdq_accept', 'pdq_early_start', 'pdq_pause', 'pdq_rate', 'pdq_probe', 'pdq_terminate', 'pdq_fin', 'd3_quench', 'rcp_refresh', 'deadline_abort'] as const;
 

@@ -9,7 +9,8 @@
 // carries the whole lesson. The draft survives a reload (localStorage).
 
 import { useEffect, useMemo, useState } from 'react';
-import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { fmtTime } from '../views/format';
 import type { ScenarioJson } from '../state/settings';
 import { download } from '../export/download';
 import { BRANCH_RUN, METRICS, SCOPES, validateLesson, type Lesson, type LessonStep, type Question } from './lesson';

@@ -6,7 +6,8 @@
 // the results download as CSV.
 
 import { useEffect, useState } from 'react';
-import { fmtTime, type Conductor, type ConductorState } from '../state/conductor';
+import type { Conductor, ConductorState } from '../state/conductor';
+import { fmtTime } from '../views/format';
 import { answer, judgedRuns, judgedSummaries, metricText, type Lesson } from './lesson';
 import { Markdown } from './Markdown';
 import { showsText } from './shows';

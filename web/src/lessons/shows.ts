@@ -12,8 +12,7 @@
 
 import { CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Topology, type TopoPort } from '../engine/api';
 import { LONG_FLOW_MIN, SHORT_FLOW_MAX } from '../views/stats';
-import { bytesText } from '../views/format';
-import { fmtTime } from '../state/time';
+import { bytesText, fmtTime } from '../views/format';
 import type { FieldError } from '../state/settings';
 
 /**

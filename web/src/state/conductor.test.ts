@@ -1,11 +1,14 @@
 // The conductor's lockstep over fake workers: a step shows its time only
 // once every worker has answered (in whatever order), answers of an older
-// load are ignored, and a crash mid-step stops the step.
+// load are ignored, and a crash mid-step stops the step. And its phases
+// (phase.ts): what each allows, what it refuses, what it keeps for later.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
 import { CHECKPOINT_BUDGET_MAX, Conductor, budgetFor, checkpointBudgetBytes } from './conductor';
+import { INITIAL_PHASE, reduce, type Phase, type PhaseEvent, type Travel } from './phase';
 import { baseRttPs } from './rtt';
+import { fmtTime } from '../views/format';
 import type { Settings } from './settings';
 
 class FakeWorker {
@@ -200,5 +203,129 @@ describe('the checkpoint budget', () => {
     expect(budgetFor(2, 256 * MB)).toBe(128 * MB);
     expect(budgetFor(1, 768 * MB)).toBe(CHECKPOINT_BUDGET_MAX);
     expect(budgetFor(3, 768 * MB)).toBe(256 * MB);
+  });
+});
+
+describe('the phases', () => {
+  const to = (tPs: number, what: Travel['what'] = 'seek'): Travel => ({ tPs, what, prefix: '' });
+  /** The phase after `events` from the first load's. */
+  const after = (...events: PhaseEvent[]) => events.reduce(reduce, reduce(INITIAL_PHASE, { type: 'load', replayTo: null, runs: [] }));
+  const ready = () => after({ type: 'loaded', gen: 1 });
+  /** Each event refused in `p`: the very same phase comes back. */
+  const refuses = (p: Phase, ...events: PhaseEvent[]) => {
+    for (const e of events) expect(reduce(p, e), `${p.kind} refuses ${e.type}`).toBe(p);
+  };
+
+  it('loads, then is ready and paused; each load is a new generation', () => {
+    expect(ready()).toEqual({ kind: 'ready', gen: 1, mode: 'paused', queued: null });
+    expect(reduce(ready(), { type: 'load', replayTo: null, runs: [] })).toMatchObject({ kind: 'loading', gen: 2 });
+  });
+
+  it('ignores answers of an older generation', () => {
+    const p = after({ type: 'load', replayTo: null, runs: [] });
+    expect(p).toMatchObject({ kind: 'loading', gen: 2 });
+    refuses(p, { type: 'loaded', gen: 1 }, { type: 'crash', gen: 1, message: 'old' }, { type: 'landed', gen: 1 }, { type: 'finished', gen: 1 });
+    const t = reduce(ready(), { type: 'seek', travel: to(5), idle: true, runs: [] });
+    refuses(t, { type: 'landed', gen: 0 }, { type: 'settled', gen: 2, runs: [] });
+  });
+
+  it('keeps a seek asked while travelling, the latest of several, and starts it once the workers settle', () => {
+    let p = reduce(ready(), { type: 'seek', travel: to(5), idle: true, runs: [] });
+    expect(p).toMatchObject({ kind: 'traveling', travel: to(5), queued: null });
+    p = reduce(p, { type: 'seek', travel: to(7), idle: false, runs: [] });
+    p = reduce(p, { type: 'seek', travel: to(9, 'rtt'), idle: false, runs: [] });
+    expect(p).toMatchObject({ kind: 'traveling', travel: to(5), queued: to(9, 'rtt') });
+    p = reduce(p, { type: 'landed', gen: 1 });
+    expect(p).toEqual({ kind: 'ready', gen: 1, mode: 'paused', queued: to(9, 'rtt') });
+    // Busy ready: another step may not start; the queued seek goes first.
+    refuses(p, { type: 'find', idle: true });
+    p = reduce(p, { type: 'settled', gen: 1, runs: [] });
+    expect(p).toMatchObject({ kind: 'traveling', travel: to(9, 'rtt'), queued: null });
+    refuses(reduce(p, { type: 'landed', gen: 1 }), { type: 'settled', gen: 1, runs: [] });
+  });
+
+  it('queues a seek asked while the workers are busy or looking for an event', () => {
+    expect(reduce(ready(), { type: 'seek', travel: to(3), idle: false, runs: [] })).toMatchObject({ kind: 'ready', queued: to(3) });
+    let p = reduce(ready(), { type: 'find', idle: true });
+    expect(p.kind).toBe('finding');
+    p = reduce(p, { type: 'seek', travel: to(3), idle: false, runs: [] });
+    p = reduce(p, { type: 'found', gen: 1, travel: to(8, 'find'), runs: [] });
+    expect(p).toMatchObject({ kind: 'traveling', travel: to(8, 'find'), queued: to(3) });
+  });
+
+  it('refuses what a phase does not allow', () => {
+    const loading = after({ type: 'load', replayTo: 4, runs: [] });
+    refuses(loading, { type: 'seek', travel: to(1), idle: true, runs: [] }, { type: 'play', finished: false }, { type: 'full', finished: false }, { type: 'find', idle: true }, { type: 'landed', gen: 2 }, { type: 'replayed', gen: 2 });
+    const replaying = reduce(loading, { type: 'loaded', gen: 2 });
+    expect(replaying).toMatchObject({ kind: 'replaying', tPs: 4 });
+    refuses(replaying, { type: 'seek', travel: to(1), idle: true, runs: [] }, { type: 'play', finished: false }, { type: 'loaded', gen: 2 });
+    expect(reduce(replaying, { type: 'replayed', gen: 2 })).toEqual({ kind: 'ready', gen: 2, mode: 'paused', queued: null });
+    const finding = reduce(ready(), { type: 'find', idle: true });
+    refuses(finding, { type: 'play', finished: false }, { type: 'full', finished: false }, { type: 'find', idle: true }, { type: 'landed', gen: 1 });
+    refuses(reduce(finding, { type: 'found', gen: 1, travel: to(2, 'find'), runs: [] }), { type: 'play', finished: false });
+    refuses(ready(), { type: 'find', idle: false }, { type: 'play', finished: true }, { type: 'full', finished: true }, { type: 'landed', gen: 1 }, { type: 'loaded', gen: 1 });
+    const crashed = reduce(ready(), { type: 'crash', gen: 1, message: 'gone' });
+    refuses(crashed, { type: 'seek', travel: to(1), idle: true, runs: [] }, { type: 'play', finished: false }, { type: 'find', idle: true }, { type: 'settled', gen: 1, runs: [] });
+    expect(reduce(crashed, { type: 'load', replayTo: 3, runs: [] })).toMatchObject({ kind: 'loading', gen: 2, replayTo: 3 });
+  });
+
+  it('plays and runs at full speed only when ready (or travelling), and stops at the end', () => {
+    const playing = reduce(ready(), { type: 'play', finished: false });
+    expect(playing).toMatchObject({ kind: 'ready', mode: 'playing' });
+    expect(reduce(playing, { type: 'finished', gen: 1 })).toMatchObject({ mode: 'paused' });
+    const full = reduce(playing, { type: 'full', finished: false });
+    expect(full).toMatchObject({ mode: 'full' });
+    refuses(full, { type: 'full', finished: false });
+    expect(reduce(full, { type: 'pause' })).toMatchObject({ kind: 'ready', mode: 'paused' });
+  });
+});
+
+describe('Conductor phases', () => {
+  it('a seek asked while a seek is landing is made after it, not lost', async () => {
+    const { c, a, b } = await loaded();
+    c.seek(5 * RTT);
+    expect(c.getState().phase.kind).toBe('traveling');
+    c.seek(2 * RTT);
+    expect(a.sent.filter((m) => m.type === 'seek')).toHaveLength(1);
+    for (const w of [a, b]) w.answer('seek', { ...frame(5 * RTT), reset: true });
+    await tick();
+    await tick();
+    expect(c.getState().displayPs).toBe(5 * RTT);
+    // Then the one that waited.
+    expect([a.last('seek'), b.last('seek')]).toMatchObject([{ tPs: 2 * RTT }, { tPs: 2 * RTT }]);
+    for (const w of [a, b]) w.answer('seek', { ...frame(2 * RTT), reset: true });
+    await tick();
+    await tick();
+    expect(c.getState().displayPs).toBe(2 * RTT);
+    expect(c.getState().phase).toMatchObject({ kind: 'ready', queued: null });
+  });
+
+  it('a restart replays to the time on screen, refusing seeks meanwhile, and shows the replayed runs at once', async () => {
+    const { c, a, b } = await loaded();
+    c.stepRtt();
+    a.answer('advance', frame(RTT));
+    b.answer('advance', frame(RTT));
+    await tick();
+    expect(c.getState().displayPs).toBe(RTT);
+    c.restart();
+    expect(c.getState().phase).toMatchObject({ kind: 'loading', replayTo: RTT });
+    expect(c.getState().seeking).toBe(true);
+    const [a2, b2] = FakeWorker.all.slice(-2);
+    for (const w of [a2, b2]) w.answer('load', { type: 'loaded', topology, scenario: {} });
+    await tick();
+    expect(c.getState().phase.kind).toBe('replaying');
+    c.seek(3 * RTT);
+    expect(a2.sent.some((m) => m.type === 'seek')).toBe(false);
+    expect(a2.last('advance')).toMatchObject({ untilPs: RTT });
+    a2.answer('advance', frame(RTT));
+    await tick();
+    // The runs from before the restart stay on screen until the replay is there.
+    expect(c.getState().runs.map((r) => r.nowPs)).toEqual([RTT, RTT]);
+    b2.answer('advance', frame(RTT - 1));
+    await tick();
+    expect(c.getState().phase).toMatchObject({ kind: 'ready', queued: null });
+    expect(c.getState().seeking).toBe(false);
+    expect(c.getState().status).toBe(`at t = ${fmtTime(RTT)}`);
+    expect(c.getState().runs.map((r) => r.nowPs)).toEqual([RTT, RTT - 1]);
   });
 });

@@ -11,18 +11,22 @@
 // Answers that arrive after a newer load (another generation) or a crash
 // are ignored. At full speed each worker runs flat out on its own (with the
 // trace off), and the screen shows the earliest of their times.
+//
+// What the page is doing is a phase of the state machine in phase.ts
+// (loading, replaying, ready, finding, traveling, crashed): the conductor
+// sends it every control and every answer (`dispatch`) and does what the
+// new phase says; the words on the status line come from views/format.ts.
 
 import type { Frame, Loaded, NavEvent, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerFailure, WorkerRequest } from '../engine/api';
 import { EngineError, SimClient } from '../engine/client';
 import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
 import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
-import { fmtTime } from './time';
+import { bufferOf, INITIAL_PHASE, isReplaying, modeOf, reduce, withBufferRun, type Mode, type Phase, type PhaseEvent, type Travel } from './phase';
+import { foundText, fmtSpeed, fmtTime, landedText, NAV_TEXT } from '../views/format';
 
-export { fmtTime, fmtClock } from './time';
-
-/** What the clock is doing. */
-export type Mode = 'paused' | 'playing' | 'full';
+/** The clock's mode and the page's phase (state/phase.ts), for the views. */
+export type { Mode, Phase } from './phase';
 
 /** Everything the page shows, replaced (never mutated) on each change. */
 export interface ConductorState {
@@ -39,7 +43,7 @@ export interface ConductorState {
   status: string;
   /** Set when a worker died; the restart button clears it. */
   crashed: string | null;
-  /** A seek or restart is replaying the run. */
+  /** A restart is replaying the run (phase `loading` with a time to replay to, or `replaying`). */
   seeking: boolean;
   /** All runs are loaded (topology known). */
   loaded: boolean;
@@ -55,6 +59,8 @@ export interface ConductorState {
   lastSeekMs: number | null;
   /** A branch's divergence time, marked on the scrubber (null: no branch). */
   divergencePs: number | null;
+  /** What the page is doing (phase.ts); `mode`, `seeking` and `crashed` are read from it. */
+  phase: Phase;
 }
 
 /**
@@ -76,15 +82,6 @@ export const CHECKPOINT_BUDGET_MAX = 512 * 2 ** 20;
 
 /** Most wall time a worker looks for the next or previous event, ms. */
 export const FIND_WALL_MS = 3000;
-
-/** The events one can go to, in words ("the next drop"). */
-export const NAV_TEXT: Record<NavEvent, { one: string; many: string }> = {
-  drop: { one: 'drop', many: 'drops' },
-  ecn_mark: { one: 'ECN mark', many: 'ECN marks' },
-  token: { one: 'token', many: 'tokens' },
-  decision: { one: 'scheduling decision', many: 'scheduling decisions' },
-  flow_completed: { one: 'flow completion', many: 'flow completions' },
-};
 
 /** Default speed: 2 microseconds of simulated time per wall second, slow enough to watch packets. */
 export const DEFAULT_SPEED = 2_000_000;
@@ -112,9 +109,8 @@ export class Conductor {
   private raf = 0;
   private lastTick = 0;
   private fullStart = 0;
-  /** Incremented on every load so late answers of old workers are ignored. */
-  private generation = 0;
-  private seekTarget: number | null = null;
+  /** What the page is doing; its generation grows on every load so late answers of old workers are ignored. */
+  private phase: Phase = INITIAL_PHASE;
 
   constructor(settings: Settings) {
     this.state = {
@@ -134,6 +130,7 @@ export class Conductor {
       timelines: [],
       lastSeekMs: null,
       divergencePs: null,
+      phase: INITIAL_PHASE,
     };
   }
 
@@ -148,6 +145,26 @@ export class Conductor {
   private set(patch: Partial<ConductorState>) {
     this.state = { ...this.state, ...patch };
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * Sends event `e` to the state machine and shows the new phase with
+   * `patch` (shown even when the phase refused the event). True when the
+   * phase changed.
+   */
+  private dispatch(e: PhaseEvent, patch: Partial<ConductorState> = {}): boolean {
+    const next = reduce(this.phase, e);
+    const changed = next !== this.phase;
+    this.phase = next;
+    if (changed) this.set({ ...patch, ...this.shownPhase() });
+    else if (Object.keys(patch).length > 0) this.set(patch);
+    return changed;
+  }
+
+  /** The state's fields read from the phase. */
+  private shownPhase(): Partial<ConductorState> {
+    const p = this.phase;
+    return { phase: p, mode: modeOf(p), seeking: isReplaying(p), crashed: p.kind === 'crashed' ? p.message : null };
   }
   private setRun(i: number, f: (r: RunState) => RunState) {
     const runs = this.state.runs.slice();
@@ -164,25 +181,20 @@ export class Conductor {
     }
     this.stopClock();
     for (const s of this.slots) s.client.dispose();
-    const gen = ++this.generation;
-    this.seekTarget = seekTo;
     const specs = runsOf(settings);
     const fresh = specs.map((r) => emptyRun(r.label, r.protocol));
+    this.phase = reduce(this.phase, { type: 'load', replayTo: seekTo, runs: fresh });
+    const gen = this.phase.gen;
     this.slots = specs.map((_, i) => this.newSlot(i, gen));
-    this.pendingRuns = fresh;
-    this.pendingSeek = null;
-    this.travelRuns = null;
     this.set({
+      ...this.shownPhase(),
       timelines: specs.map(() => null),
       divergencePs: settings.branch ? divergencePs(settings.branch) : null,
       lastSeekMs: null,
       settings,
       runs: keepRuns ? this.state.runs : fresh,
-      mode: 'paused',
       displayPs: keepRuns ? this.state.displayPs : 0,
       loaded: false,
-      crashed: null,
-      seeking: seekTo !== null,
       fullSpeedWallMs: null,
       status: seekTo !== null ? `replaying to t = ${fmtTime(seekTo)}…` : 'loading…',
     });
@@ -193,7 +205,7 @@ export class Conductor {
 
   /** Loads every slot; once all are loaded, the first frame (or the replay to the seek target). */
   private async loadAll(reqs: Extract<WorkerRequest, { type: 'load' }>[]) {
-    const gen = this.generation;
+    const gen = this.phase.gen;
     const loaded = await Promise.all(reqs.map(async (req, i) => {
       const m = await this.ask(i, req);
       if (m) this.onLoaded(i, m);
@@ -205,7 +217,7 @@ export class Conductor {
   /** A slot with a fresh worker; what an older generation's worker (or a replaced branch's) says is ignored. */
   private newSlot(i: number, gen: number): Slot {
     const slot: Slot = { client: null!, untilPs: 0, reachedPs: 0, finished: false, topology: null };
-    const mine = () => gen === this.generation && this.slots[i] === slot;
+    const mine = () => gen === this.phase.gen && this.slots[i] === slot;
     slot.client = new SimClient({
       onMessage: (m) => mine() && this.onUnsolicited(i, m),
       onCrash: (msg) => mine() && this.onCrash(i, msg),
@@ -221,8 +233,8 @@ export class Conductor {
    */
   private async ask<R extends WorkerRequest>(i: number, req: R): Promise<ReplyTo<R> | null> {
     const slot = this.slots[i];
-    const gen = this.generation;
-    const mine = () => gen === this.generation && this.slots[i] === slot;
+    const gen = this.phase.gen;
+    const mine = () => gen === this.phase.gen && this.slots[i] === slot;
     try {
       const reply = await slot.client.request(req);
       return mine() ? reply : null;
@@ -234,24 +246,18 @@ export class Conductor {
 
   /** True while answers asked for in generation `gen` still count (no newer load, no crash). */
   private current(gen: number): boolean {
-    return gen === this.generation && this.state.crashed === null;
+    return gen === this.phase.gen && this.phase.kind !== 'crashed';
   }
 
-  /** Run states being rebuilt by a seek (shown once the replay is there). */
-  private pendingRuns: RunState[] = [];
-
+  /** The runs frames fold into: the phase's buffer while a seek or replay rebuilds them out of sight, else the runs on screen. */
   private runsInUse(): RunState[] {
-    return this.travelRuns ?? (this.state.seeking ? this.pendingRuns : this.state.runs);
+    return bufferOf(this.phase) ?? this.state.runs;
   }
 
   private updateRun(i: number, f: (r: RunState) => RunState) {
-    if (this.travelRuns) {
-      // A seek in progress: shown once every run has landed (one render).
-      this.travelRuns[i] = f(this.travelRuns[i]);
-    } else if (this.state.seeking) {
-      this.pendingRuns = this.pendingRuns.slice();
-      this.pendingRuns[i] = f(this.pendingRuns[i]);
-    } else this.setRun(i, f);
+    // A seek or replay in progress: shown once every run has landed (one render).
+    if (bufferOf(this.phase)) this.phase = withBufferRun(this.phase, i, f);
+    else this.setRun(i, f);
   }
 
   private onLoaded(i: number, m: Loaded) {
@@ -287,7 +293,8 @@ export class Conductor {
       // show packets and events again.
       if (this.state.mode === 'full') this.setTrace(true);
       this.stopClock();
-      this.set({ mode: 'paused', fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) });
+      const patch = { fullSpeedWallMs: wall, status: 'all runs finished: summaries and CSVs are ready', displayPs: Math.max(...this.state.runs.map((r) => r.nowPs)) };
+      this.dispatch({ type: 'finished', gen: this.phase.gen }, patch);
     }
   }
 
@@ -299,20 +306,20 @@ export class Conductor {
   private onEngineError(i: number, message: string, during: WorkerFailure['during']) {
     this.updateRun(i, (r) => ({ ...r, error: message }));
     if (during === 'load' || during === 'init') {
-      this.set({ status: `${runsOf(this.state.settings)[i]?.label}: ${message}`, seeking: false });
+      this.dispatch({ type: 'load_failed', gen: this.phase.gen }, { status: `${runsOf(this.state.settings)[i]?.label}: ${message}` });
     }
   }
 
   private async afterLoad() {
     const topo = this.slots[0].topology!;
-    this.set({ loaded: true, rttPs: baseRttPs(topo) });
+    const gen = this.phase.gen;
+    this.dispatch({ type: 'loaded', gen }, { loaded: true, rttPs: baseRttPs(topo) });
     if (this.state.inspectPort !== null) this.inspect(this.state.inspectPort);
-    if (this.seekTarget !== null) {
-      const T = this.seekTarget;
+    if (this.phase.kind === 'replaying') {
+      const T = this.phase.tPs;
       if (!(await this.advanceAll(T, Infinity, 1e9))) return;
       this.setTrace(true);
-      this.seekTarget = null;
-      this.set({ seeking: false, runs: this.pendingRuns, displayPs: T, status: `at t = ${fmtTime(T)}` });
+      this.dispatch({ type: 'replayed', gen }, { runs: this.runsInUse(), displayPs: T, status: `at t = ${fmtTime(T)}` });
     } else {
       // A first frame at time zero (the flows that arrive at once, the empty buffers).
       if (!(await this.advanceAll(0, Infinity, SLICE_MS))) return;
@@ -323,9 +330,10 @@ export class Conductor {
 
   private onCrash(i: number, msg: string) {
     this.stopClock();
-    if (this.travelRuns) this.set({ runs: this.travelRuns });
-    this.travelRuns = null;
-    this.set({ crashed: `${runsOf(this.state.settings)[i]?.label}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`, mode: 'paused', seeking: false });
+    // Runs a seek was rebuilding are shown as far as they got.
+    const runs = this.phase.kind === 'traveling' ? { runs: this.phase.buffer } : {};
+    const message = `${runsOf(this.state.settings)[i]?.label}: the simulation worker crashed (${msg}). Your settings and results so far are kept.`;
+    this.dispatch({ type: 'crash', gen: this.phase.gen, message }, runs);
   }
 
   /** Restarts crashed workers and replays deterministically to the time on screen. */
@@ -353,11 +361,10 @@ export class Conductor {
    * refresh, the time on screen at full speed.
    */
   private settle() {
-    if (this.state.crashed !== null || this.slots.some((s) => s.client.busy)) return;
-    if (this.pendingSeek !== null && !this.state.seeking) {
-      const p = this.pendingSeek;
-      this.pendingSeek = null;
-      void this.travel(p.tPs, p.what);
+    if (this.phase.kind === 'crashed' || this.slots.some((s) => s.client.busy)) return;
+    if (this.dispatch({ type: 'settled', gen: this.phase.gen, runs: this.state.runs.slice() })) {
+      // A seek that waited for the workers starts.
+      void this.travel();
       return;
     }
     if (this.state.selectedFlow !== null && this.state.mode !== 'full') this.refreshFlow(this.state.selectedFlow);
@@ -372,7 +379,7 @@ export class Conductor {
    * answered: false when the answers no longer count (a newer load, a crash).
    */
   private async lockstep(req: (s: Slot) => Extract<WorkerRequest, { type: 'advance' | 'seek' | 'finish' }> | null): Promise<boolean> {
-    const gen = this.generation;
+    const gen = this.phase.gen;
     await Promise.all(
       this.slots.map(async (s, i) => {
         const r = req(s);
@@ -398,9 +405,12 @@ export class Conductor {
     void this.ask(i, req);
   }
 
-  /** No worker busy, no load or seek replaying, no time travel waiting to be shown. */
+  /** Ready (loaded, no replay, search or time travel under way) and no worker busy. */
   private idle(): boolean {
-    return this.state.loaded && !this.state.seeking && this.travelRuns === null && !this.slots.some((s) => s.client.busy);
+    return this.state.loaded && this.phase.kind === 'ready' && !this.workersBusy();
+  }
+  private workersBusy(): boolean {
+    return this.slots.some((s) => s.client.busy);
   }
   private minReached(): number {
     return Math.min(...this.slots.map((s) => s.reachedPs));
@@ -411,9 +421,12 @@ export class Conductor {
 
   /** Plays at the current speed, in lockstep. */
   play() {
-    if (!this.state.loaded || this.allFinished() || this.finding) return;
-    if (this.state.mode === 'full') this.setTrace(true);
-    this.set({ mode: 'playing', status: `playing at ${fmtSpeed(this.state.speed)}` });
+    if (!this.state.loaded) return;
+    const wasFull = this.state.mode === 'full';
+    this.dispatch({ type: 'play', finished: this.allFinished() });
+    if (this.state.mode !== 'playing') return;
+    if (wasFull) this.setTrace(true);
+    this.set({ status: `playing at ${fmtSpeed(this.state.speed)}` });
     this.startClock();
   }
 
@@ -421,23 +434,23 @@ export class Conductor {
   pause() {
     if (this.state.mode === 'full') this.setTrace(true);
     this.stopClock();
-    this.set({ mode: 'paused', status: `paused at t = ${fmtTime(this.state.displayPs)}` });
+    this.dispatch({ type: 'pause' }, { status: `paused at t = ${fmtTime(this.state.displayPs)}` });
   }
 
   /** Runs every protocol to the end as fast as the engine goes (trace off). */
   fullSpeed() {
-    if (!this.state.loaded || this.allFinished()) return;
+    if (!this.state.loaded || !this.dispatch({ type: 'full', finished: this.allFinished() })) return;
     this.stopClock();
     this.setTrace(false);
     this.fullStart = performance.now();
-    this.set({ mode: 'full', status: 'running at full speed (animation off)…' });
+    this.set({ status: 'running at full speed (animation off)…' });
     this.slots.forEach((_, i) => void this.pumpFull(i));
   }
 
   /** Full speed: worker `i` runs slice after slice until it finishes or the mode changes. */
   private async pumpFull(i: number) {
     const s = this.slots[i];
-    const gen = this.generation;
+    const gen = this.phase.gen;
     while (this.state.mode === 'full' && !s.finished && this.slots[i] === s) {
       s.untilPs = Infinity;
       const f = await this.ask(i, { type: 'advance', untilPs: Infinity, maxEvents: Infinity, stopOnCompletion: false, maxWallMs: FULL_SLICE_MS });
@@ -484,44 +497,30 @@ export class Conductor {
    */
   goToEvent(event: NavEvent, direction: 'next' | 'previous') {
     this.pause();
-    if (!this.idle()) return;
-    void this.findAndLand(event, direction);
+    if (!this.state.loaded || !this.dispatch({ type: 'find', idle: !this.workersBusy() })) return;
+    void this.findThenTravel(event, direction);
   }
 
-  /** A search for the next or previous event is under way (nothing plays meanwhile). */
-  private finding = false;
-
-  private async findAndLand(event: NavEvent, direction: 'next' | 'previous') {
-    this.finding = true;
-    try {
-      await this.findThenTravel(event, direction);
-    } finally {
-      this.finding = false;
-    }
-  }
-
+  /** Phase `finding`: asks every worker, then lands every run on the nearest event found (or back where it was). */
   private async findThenTravel(event: NavEvent, direction: 'next' | 'previous') {
-    const gen = this.generation;
+    const gen = this.phase.gen;
     const from = this.state.displayPs;
-    const what = NAV_TEXT[event].one;
-    this.set({ status: `looking for the ${direction} ${what}…` });
+    this.set({ status: `looking for the ${direction} ${NAV_TEXT[event].one}…` });
     const found = await Promise.all(this.slots.map((_, i) => this.ask(i, { type: 'find', event, direction, fromPs: from, maxWallMs: FIND_WALL_MS })));
-    if (!this.current(gen)) return;
+    if (!this.current(gen)) {
+      this.dispatch({ type: 'find_dropped', gen });
+      return;
+    }
     const times = found.map((f) => f?.tPs ?? null).filter((t): t is number => t !== null);
     const target = times.length === 0 ? null : direction === 'next' ? Math.min(...times) : Math.max(...times);
     const labels = runsOf(this.state.settings).map((r) => r.label);
-    const where = found.flatMap((f, i) => (f && f.tPs === target ? [labels[i]] : [])).join(', ');
+    const where = found.flatMap((f, i) => (f && f.tPs === target ? [labels[i]] : []));
     const looked = found.filter((f) => f !== null).map((f) => f!.searchedPs);
-    const label =
-      target !== null
-        ? `${direction} ${what} (${where}): `
-        : `no ${what} ${direction === 'next' ? 'after' : 'before'} t = ${fmtTime(from)} in any run${looked.length && direction === 'next' && Number.isFinite(Math.min(...looked)) ? ` (looked up to t = ${fmtTime(Math.min(...looked))})` : ''}; back `;
+    const prefix = foundText(event, direction, from, target, where, looked);
     // The workers were left where their searches ended: every run lands again (on the event, or where it was).
-    await this.travel(target ?? from, 'seek', label);
+    this.dispatch({ type: 'found', gen, travel: { tPs: target ?? from, what: 'find', prefix }, runs: this.state.runs.slice() });
+    await this.travel();
   }
-
-  /** A seek waiting for the workers to be idle (only the latest is kept: dragging the scrubber). */
-  private pendingSeek: { tPs: number; what: 'seek' | 'event' | 'rtt' } | null = null;
 
   /**
    * Goes to simulated time `tPs`, earlier or later (time travel): each
@@ -543,23 +542,26 @@ export class Conductor {
     this.requestTravel(Math.max(0, this.state.displayPs - this.state.rttPs), 'rtt');
   }
 
-  private requestTravel(tPs: number, what: 'seek' | 'event' | 'rtt') {
+  /**
+   * Time travel now when the workers are idle; else the phase keeps it
+   * (only the latest: dragging the scrubber) until they are (`settle`).
+   * Refused while loading or replaying.
+   */
+  private requestTravel(tPs: number, what: Travel['what']) {
     this.pause();
-    if (!this.state.loaded || this.state.seeking) return;
-    this.pendingSeek = { tPs, what };
-    if (this.idle()) {
-      this.pendingSeek = null;
-      this.travel(tPs, what);
-    }
+    if (!this.state.loaded) return;
+    const queued = this.phase.kind !== 'ready';
+    this.dispatch({ type: 'seek', travel: { tPs, what, prefix: '' }, idle: !this.workersBusy(), runs: this.state.runs.slice() });
+    if (!queued && (this.phase as Phase).kind === 'traveling') void this.travel();
   }
 
-  /** Run states being rebuilt by a time-travel seek (null when none is in progress). */
-  private travelRuns: RunState[] | null = null;
-
-  private async travel(tPs: number, what: 'seek' | 'event' | 'rtt', prefix = '') {
+  /** Phase `traveling`: every worker goes to the travel's time; the runs are shown once all have landed. */
+  private async travel() {
+    const p = this.phase;
+    if (p.kind !== 'traveling') return;
+    const { tPs, what, prefix } = p.travel;
     const t0 = performance.now();
-    const gen = this.generation;
-    this.travelRuns = this.state.runs.slice();
+    const gen = p.gen;
     const ok = await this.lockstep((s) => {
       s.untilPs = tPs;
       return { type: 'seek', tPs };
@@ -570,16 +572,15 @@ export class Conductor {
     // folded in the worker message's task (the lead-in's trace, up to
     // 20,000 records), and rendering in that same task made it the page's
     // longest (tests/e2e: no task over 50 ms while playing). Nothing else
-    // starts meanwhile: idle() is false while travelRuns is set.
+    // starts meanwhile: idle() is false while the phase is `traveling`.
     await new Promise((r) => setTimeout(r, 0));
-    if (!this.current(gen) || this.travelRuns === null) return;
-    const runs = this.travelRuns;
-    this.travelRuns = null;
+    const q = this.phase;
+    if (!this.current(gen) || q.kind !== 'traveling') return;
+    const runs = q.buffer;
     // Stepping back one event shows the time of the last event kept.
     const times = runs.map((r) => r.nowPs);
     const shown = this.allFinished() ? Math.min(tPs, Math.max(...times)) : what === 'event' ? Math.max(0, ...times.filter((x) => x <= tPs)) : tPs;
-    const label = prefix || (what === 'event' ? 'stepped back one event: ' : what === 'rtt' ? `stepped back one RTT (${fmtTime(this.state.rttPs)}): ` : '');
-    this.set({ runs, displayPs: shown, lastSeekMs: ms, status: `${label}at t = ${fmtTime(shown)} (time travel: ${ms.toFixed(0)} ms)` });
+    this.dispatch({ type: 'landed', gen }, { runs, displayPs: shown, lastSeekMs: ms, status: landedText(what, prefix, this.state.rttPs, shown, ms) });
     this.settle();
   }
 
@@ -613,7 +614,7 @@ export class Conductor {
     // Drop a previous branch's worker and run.
     for (const s of this.slots.slice(n)) s.client.dispose();
     this.slots = this.slots.slice(0, n);
-    const slot = this.newSlot(n, this.generation);
+    const slot = this.newSlot(n, this.phase.gen);
     this.slots.push(slot);
     const runs = this.state.runs.slice(0, n).concat([emptyRun(spec.label, spec.protocol)]);
     this.set({ settings, runs, timelines: this.state.timelines.slice(0, n).concat([null]), divergencePs: divergencePs(b), status: `what if ${b.name}: computing the branch up to t = ${fmtTime(b.at_us * 1e6)}…` });
@@ -749,16 +750,4 @@ export function budgetFor(n: number, total: number = checkpointBudgetBytes()): n
 /** Next event time of a run, as its last frame reported it. */
 function nextOf(r: RunState): number {
   return r.nextPs >= 0 ? r.nextPs : Infinity;
-}
-
-/** "2 µs per second". */
-export function fmtSpeed(psPerS: number): string {
-  return `${fmtTime(psPerS)} of simulated time per second`;
-}
-
-/** "1.5 KB", "2.3 MB". */
-export function fmtBytes(b: number): string {
-  if (b < 1e3) return `${b} B`;
-  if (b < 1e6) return `${(b / 1e3).toFixed(1)} KB`;
-  return `${(b / 1e6).toFixed(2)} MB`;
 }

@@ -3,6 +3,7 @@
 
 import type { FlowInfo, Frame, PortSnapshot, Summary, Topology } from '../engine/api';
 import { CONTROL_NAMES, TRACE_WIDTH, TraceCode } from '../engine/api';
+import { dropWhyText } from '../views/format';
 import { decodeCompletions, departures, traceLength, traceRecord, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
 
 /** A drop or an ECN mark to flash on the topology where it happened. */
@@ -11,7 +12,7 @@ export interface PortEvent {
   port: number;
   flow: number;
   kind: 'drop' | 'mark';
-  /** For drops: 'buffer full' or 'least urgent' (pFabric). */
+  /** For drops: why, in words ('buffer full', 'least urgent' (pFabric), ...: `dropWhyText`). */
   reason?: string;
 }
 
@@ -165,8 +166,7 @@ export function applyFrame(s: RunState, f: Frame, displayPs: number = f.nowPs): 
     if (code === TraceCode.Enqueue || code === TraceCode.Dequeue) continue;
     notableAt.push(i);
     if (code === TraceCode.Drop) {
-      const aux = a[o + 6];
-      portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'drop', reason: aux === 1 ? 'least urgent' : aux === 2 ? 'link down' : 'buffer full' });
+      portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'drop', reason: dropWhyText(a[o + 6]) });
     } else if (code === TraceCode.EcnMark) portEvents.push({ tPs: a[o], port: a[o + 2], flow: a[o + 3], kind: 'mark' });
     else if (code === TraceCode.LinkRate) {
       if (linkRates === s.linkRates) linkRates = new Map(linkRates);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BufferedPacket } from '../engine/frame';
+import { DropWhy } from '../engine/api';
+import { dropWhyText } from './format';
 import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
 
 const p = (flow: number, seq: number, rank: number, cls = 0, size = 1500): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size, cls });
@@ -36,6 +38,9 @@ describe('pFabric buffer order (pFabric section 4.1, engine queue/pfabric.rs)', 
   it('explains the drop rule', () => {
     expect(dropExplanation('least urgent')).toMatch(/least urgent — the buffer was full and this packet had the highest remaining-size rank/);
     expect(dropExplanation('buffer full')).toMatch(/buffer full/);
+    // Every reason the engine writes has its own explanation, through its words.
+    for (const code of Object.values(DropWhy)) expect(dropExplanation(dropWhyText(code))).toContain(`dropped: ${dropWhyText(code)}`);
+    expect(dropExplanation(dropWhyText(DropWhy.LinkDown))).toMatch(/link failed/);
   });
 });
 

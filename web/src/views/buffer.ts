@@ -3,7 +3,8 @@
 // priority lanes, FIFO positions against the ECN threshold.
 
 import type { BufferedPacket } from '../engine/frame';
-import { bytesText, sig } from './format';
+import type { DropWhyName } from '../engine/api';
+import { bytesText, DROP_WHY_WORDS, sig } from './format';
 
 /**
  * The order in which a pFabric port sends `arrivalOrder` (the snapshot,
@@ -65,11 +66,19 @@ export function bytesAhead(packets: readonly BufferedPacket[]): number[] {
   return out;
 }
 
-/** The reason of a drop, and the rule behind it, as the inspector explains them. */
+/** Each drop reason and the rule behind it, as the inspector explains them (keyed by the engine's reasons). */
+const DROP_EXPLANATIONS: Record<DropWhyName, string> = {
+  BufferFull: 'dropped: buffer full — a FIFO drops the arriving packet when it does not fit (drop-tail)',
+  LeastUrgent:
+    'dropped: least urgent — the buffer was full and this packet had the highest remaining-size rank (pFabric §4.1: drop the lowest-priority packet, possibly the arrival)',
+  LinkDown: 'dropped: link down — the link failed (a fault): its buffered packets, its packets on the wire and its arrivals are lost',
+  Injected: 'dropped: injected fault — a drop_next fault dropped this one packet to show loss recovery',
+};
+
+/** The reason of a drop (in words, `dropWhyText`), and the rule behind it, as the inspector explains them. */
 export function dropExplanation(reason: string | undefined): string {
-  if (reason === 'least urgent')
-    return 'dropped: least urgent — the buffer was full and this packet had the highest remaining-size rank (pFabric §4.1: drop the lowest-priority packet, possibly the arrival)';
-  return 'dropped: buffer full — a FIFO drops the arriving packet when it does not fit (drop-tail)';
+  const name = (Object.keys(DROP_WHY_WORDS) as DropWhyName[]).find((k) => DROP_WHY_WORDS[k] === reason);
+  return DROP_EXPLANATIONS[name ?? 'BufferFull'];
 }
 
 /**

@@ -42,4 +42,10 @@ describe('event sentences', () => {
     expect(recentLines(log, topo, 10, true).map((l) => l.tone)).toEqual(['finish', 'start']);
     expect(recentLines(log, topo, 1)).toHaveLength(1);
   });
+
+  it('names every drop reason the engine exports, each differently', () => {
+    const words = Object.values(DropWhy).map((code) => describeRecord(rec(0, TraceCode.Drop, 2, 1, 1, code), topo).text);
+    expect(new Set(words).size).toBe(Object.keys(DropWhy).length);
+    expect(words.join(' ')).toContain('(injected fault)');
+  });
 });

@@ -1,10 +1,10 @@
 // Trace records in words, for the narration panel (pure, no DOM).
 
-import { CONTROL_NAMES, DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
+import { CONTROL_NAMES, PacketKindCode, TraceCode, type Topology } from '../engine/api';
 import type { TraceRecord } from '../engine/frame';
 import { KIND_NAMES } from './palette';
 import { portName } from './layout';
-import { rateText, usText } from './format';
+import { dropWhyText, rateText, usText } from './format';
 
 /** How notable a record is (the log styles drops and finishes). */
 export type EventTone = 'drop' | 'mark' | 'finish' | 'start' | 'timeout' | 'control' | 'queue' | 'rate';
@@ -57,20 +57,6 @@ export const CONTROL_TEXT: Record<string, string> = {
 /** A control message's or decision's name in words. */
 export function controlText(name: string): string {
   return CONTROL_TEXT[name] ?? name.replace(/_/g, ' ');
-}
-
-/** Why a packet was dropped, in words (the aux of a Drop record). */
-export function dropWhyText(aux: number): string {
-  switch (aux) {
-    case DropWhy.LeastUrgent:
-      return 'least urgent';
-    case DropWhy.LinkDown:
-      return 'link down';
-    case DropWhy.Injected:
-      return 'injected fault';
-    default:
-      return 'buffer full';
-  }
 }
 
 function packetText(r: TraceRecord): string {

@@ -1,7 +1,7 @@
 // The clock's time: to the nanosecond at every magnitude, never rounded up.
 
 import { describe, expect, it } from 'vitest';
-import { fmtClock, fmtTime } from './time';
+import { fmtClock, fmtTime } from './format';
 
 describe('the clock', () => {
   it('reads to the nanosecond, grouped in threes, cut (not rounded) below it', () => {
