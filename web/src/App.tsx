@@ -34,6 +34,8 @@ import { displayHashPart, loadDisplay, saveDisplay, type Display } from './views
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
+import { downloadCsvReadme } from './export/readme';
+import { copiedNote, copyText } from './export/clipboard';
 import { revealedCount } from './state/run';
 import { plural } from './views/format';
 
@@ -98,6 +100,7 @@ export function App() {
   };
   const [showParams, setShowParams] = useState(true);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [shareNote, setShareNote] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [mode, setMode] = useState<ViewMode>(() => viewModeFromHash(window.location.hash));
   const [embedPreset, setEmbedPreset] = useState<EmbedPreset>('medium');
@@ -169,11 +172,9 @@ export function App() {
     const hash = encodeSettings(s.settings) + displayHashPart(display);
     const url = window.location.origin + window.location.pathname + hash;
     history.replaceState(null, '', hash);
-    try {
-      await navigator.clipboard?.writeText(url);
-    } catch {
-      /* the address bar holds the link anyway */
-    }
+    // The address bar holds the link anyway; the note says whether the clipboard does too.
+    setShareNote(copiedNote(await copyText(url), 'link', 'it is in the address bar'));
+    setTimeout(() => setShareNote(null), 5000);
   };
   const guard = (f: () => void | Promise<void>) => async () => {
     try {
@@ -417,9 +418,15 @@ export function App() {
             >
               all summaries.csv
             </button>
+            <button data-testid="export-readme" onClick={guard(downloadCsvReadme)} title="what every column of the CSV files means, with its unit (docs: CSV columns)">
+              CSV columns README.md
+            </button>
             <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
               Share link
             </button>
+            <span role="status" className="note" data-testid="share-note">
+              {shareNote}
+            </span>
             <button data-testid="present" onClick={() => present(true)} title="large type, one panel at a time, clicker keys (p)">
               Present
             </button>
