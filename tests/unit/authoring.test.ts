@@ -166,7 +166,7 @@ describe('self-check', () => {
     expect(selfCheckScore(rows, summaries)).toEqual({ right: 1, answered: 2, of: 2 });
     const csv = parseCsv(selfCheckCsv(l, rows, summaries));
     expect(csv[0]).toEqual(['lesson', 'step', 'step_title', 'question', 'judged_by', 'your_answer', 'correct_answer', 'result']);
-    expect(csv[1]).toEqual([`'=HYPERLINK("http://evil.example","x")`, '2', `'+1, "quoted"\nline`, "'@SUM(A1)", 'lowest mean slowdown of short flows', 'pfabric', 'pfabric', 'right']);
+    expect(csv[1]).toEqual([`'=HYPERLINK("http://evil.example","x")`, '2', `'+1, "quoted"\nline`, "'@SUM(A1)", 'lowest mean slowdown of short flows (under 100 KB)', 'pfabric', 'pfabric', 'right']);
     expect(csv[2].slice(2)).toEqual(["'-2", 'Highest?', 'highest mean slowdown', 'pfabric', 'dctcp', 'wrong']);
     expect(csv[3][3]).toBe('1 right of 2 answered (2 questions)');
     // Every cell of the file is safe, whatever it holds.

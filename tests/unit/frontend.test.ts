@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { traceLength, traceRecord, decodeCompletions, decodePackets, departures, onWire, type BufferedPacket } from '../../web/src/engine/frame';
 import { TraceCode, PacketKindCode, TRACE_WIDTH, type Topology } from '../../web/src/engine/api';
 import { csvField, writeCsv, parseCsv, mergeSummaryCsvs } from '../../web/src/export/csv';
+import { CSV_README, documentedColumns } from '../../web/src/export/readme';
 import { validateSettings, encodeSettings, decodeSettings, exportName, dctcpProfileOf, DCTCP_PROFILE_NAMES, type Settings } from '../../web/src/state/settings';
 import { baseRttPs } from '../../web/src/state/rtt';
 import { applyFrame, emptyRun, revealedCount, type RunState } from '../../web/src/state/run';
@@ -76,6 +77,22 @@ describe('CSV', () => {
     expect(merged[0]).toEqual(parseCsv(a.summary_csv())[0]);
     expect(merged.slice(1).map((r) => r[merged[0].indexOf('protocol')])).toEqual(['pfabric', 'dctcp']);
     expect(() => mergeSummaryCsvs(['a,b\n1,2\n', 'a,c\n1,2\n'])).toThrow(/columns/);
+  });
+
+  it('every column of the CSVs the page downloads is in the README beside them, in plain units', () => {
+    const e = new Engine(JSON.stringify({ ...websearch(), workload: { ...websearch().workload, flows: 50 } }), false);
+    e.finish();
+    const documented = documentedColumns();
+    const flows = parseCsv(e.flows_csv());
+    const summary = parseCsv(e.summary_csv());
+    for (const name of [...flows[0], ...summary[0]]) expect(documented.has(name), `${name} is not in the README`).toBe(true);
+    // Hosts as the page names them, percentages, no float's 16 digits.
+    expect(flows[1][flows[0].indexOf('src')]).toMatch(/^h\d+$/);
+    expect(summary[0]).toContain('drop_rate_pct');
+    expect(summary[0]).toContain('short_under_100KB_afct_us');
+    for (const raw of ['nfct', 'stop', 'fault_drops', 'drop_rate']) expect(summary[0]).not.toContain(raw);
+    for (const cell of [...flows.slice(1).flat(), ...summary.slice(1).flat()]) expect(cell).not.toMatch(/\.\d{7,}/);
+    expect(CSV_README).toMatch(/^# CSV columns/);
   });
 });
 

@@ -36,6 +36,8 @@ import { displayHashPart, loadDisplay, saveDisplay, type Display } from './views
 import { FlowInspector } from './views/FlowInspector';
 import { downloadCanvas, downloadCsv, downloadSvg, downloadSvgAsPng } from './export/download';
 import { mergeSummaryCsvs } from './export/csv';
+import { downloadCsvReadme } from './export/readme';
+import { copiedNote, copyText } from './export/clipboard';
 import { revealedCount } from './state/run';
 import { plural } from './views/format';
 
@@ -103,6 +105,7 @@ export function App() {
   // The import bar's file opener, for the menu's file picker.
   const openFile = useRef<((f: File) => void) | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [shareNote, setShareNote] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [mode, setMode] = useState<ViewMode>(() => viewModeFromHash(window.location.hash));
   // The networks fill the screen below the toolbar and controls: their top, in page px, as a CSS variable (--stage-top).
@@ -195,11 +198,9 @@ export function App() {
     const hash = encodeSettings(s.settings) + displayHashPart(display);
     const url = window.location.origin + window.location.pathname + hash;
     history.replaceState(null, '', hash);
-    try {
-      await navigator.clipboard?.writeText(url);
-    } catch {
-      /* the address bar holds the link anyway */
-    }
+    // The address bar holds the link anyway; the note says whether the clipboard does too.
+    setShareNote(copiedNote(await copyText(url), 'link', 'it is in the address bar'));
+    setTimeout(() => setShareNote(null), 5000);
   };
   const guard = (f: () => void | Promise<void>) => async () => {
     try {
@@ -470,9 +471,15 @@ export function App() {
             >
               all summaries.csv
             </button>
+            <button data-testid="export-readme" onClick={guard(downloadCsvReadme)} title="what every column of the CSV files means, with its unit (docs: CSV columns)">
+              CSV columns README.md
+            </button>
             <button data-testid="share" onClick={share} title="put a link that reproduces this run exactly in the address bar and the clipboard">
               Share link
             </button>
+            <span role="status" className="note" data-testid="share-note">
+              {shareNote}
+            </span>
             <label>
               embed size{' '}
               <select data-testid="embed-size" value={embedPreset} onChange={(e) => setEmbedPreset(e.target.value as EmbedPreset)}>

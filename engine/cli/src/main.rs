@@ -124,7 +124,7 @@ enum Cmd {
 
 fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| dcsim_core::scenario::json_error(&path.display().to_string(), &text, &e))?;
     if let Some(p) = &o.protocol {
         s.protocol = ProtocolName::parse(p).map_err(|e| format!("--{e}"))?;
     }

@@ -94,7 +94,7 @@ fn run_writes_csvs_with_the_documented_columns_and_identical_bytes() {
     assert_eq!(lines.count(), 200);
     let summary = std::fs::read_to_string(&s1).unwrap();
     let mut rows = summary.lines();
-    assert!(rows.next().unwrap().starts_with("scenario,protocol,load,seed,flows,mean_slowdown,p99_slowdown,afct_us,nfct,drop_rate,"));
+    assert!(rows.next().unwrap().starts_with("scenario,protocol,load,seed,flows,mean_slowdown,p99_slowdown,afct_us,normalized_fct,drop_rate_pct,"));
     let row = rows.next().unwrap();
     assert!(row.starts_with("websearch-leaf-spine,pfabric,0.5,7,200,"), "{row}");
     assert_eq!(rows.next(), None);
@@ -290,7 +290,11 @@ fn a_run_in_which_no_flow_arrives_says_so() {
         dcsim(&["run", path, "--protocol", proto, "-q", "--summary-csv", csv.to_str().unwrap()]);
         let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
         let col = |name: &str| rows[1][rows[0].iter().position(|h| h == name).unwrap()].clone();
-        assert_eq!((col("flows"), col("mean_slowdown"), col("p99_slowdown"), col("stop")), ("0".into(), "".into(), "".into(), "time_limit".into()), "{proto}");
+        assert_eq!(
+            (col("flows"), col("mean_slowdown"), col("p99_slowdown"), col("stopped_by")),
+            ("0".into(), "".into(), "".into(), "time_limit".into()),
+            "{proto}"
+        );
     }
     // A run cut short after some arrivals says which limit and how many finished.
     std::fs::write(&f, r#"{"name":"cut","max_time_ms":0.3,"workload":{"flows":500}}"#).unwrap();

@@ -172,10 +172,113 @@ pub struct Scenario {
     pub branch: Option<crate::branch::BranchSpec>,
 }
 
+/// A JSON error in words for a person: `what: FIELD: message`, where FIELD
+/// is the dotted path of the value the error is about (`workload.load`,
+/// `faults[1].at_us`), then "(line L, column C)" if the text has more than
+/// one line. serde_json's own message ends "at line 1 column 656", which
+/// points at nothing a person sees in a one-line text.
+pub fn json_error(what: &str, text: &str, e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let msg = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
+    let path = if e.line() == 0 { String::new() } else { json_path_at(text, e.line(), e.column()) };
+    let field = if path.is_empty() { String::new() } else { format!(" {path}:") };
+    let place = if text.trim_end().contains('\n') && e.line() > 0 { format!(" (line {}, column {})", e.line(), e.column()) } else { String::new() };
+    format!("{what}:{field} {msg}{place}")
+}
+
+/// The dotted path of the JSON value being read at `line` and `column`
+/// (1-based, as serde_json counts them) of `text`: object keys joined by
+/// dots, array indices in brackets (`faults[1].at_us`); empty at the top
+/// level. A tokenizer of its own, enough for text that got that far.
+pub fn json_path_at(text: &str, line: usize, column: usize) -> String {
+    enum Frame {
+        Object(Option<String>),
+        Array(usize),
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let (mut l, mut c) = (1usize, 0usize);
+    let mut chars = text.chars().peekable();
+    // Whether the string being read is an object's key.
+    let mut expect_key = false;
+    while let Some(ch) = chars.next() {
+        if ch == '\n' {
+            l += 1;
+            c = 0;
+        } else {
+            c += 1;
+        }
+        if l > line || (l == line && c >= column) {
+            break;
+        }
+        match ch {
+            '{' => {
+                stack.push(Frame::Object(None));
+                expect_key = true;
+            }
+            '[' => stack.push(Frame::Array(0)),
+            '}' | ']' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Frame::Object(k)) => {
+                    *k = None;
+                    expect_key = true;
+                }
+                Some(Frame::Array(i)) => *i += 1,
+                None => {}
+            },
+            '"' => {
+                let mut s = String::new();
+                while let Some(x) = chars.next() {
+                    c += 1;
+                    match x {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(y) = chars.next() {
+                                c += 1;
+                                s.push(y);
+                            }
+                        }
+                        '\n' => {
+                            l += 1;
+                            c = 0;
+                        }
+                        _ => s.push(x),
+                    }
+                }
+                if expect_key {
+                    if let Some(Frame::Object(k)) = stack.last_mut() {
+                        *k = Some(s);
+                    }
+                    expect_key = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut path = String::new();
+    for f in &stack {
+        match f {
+            Frame::Object(Some(k)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Frame::Object(None) => {}
+            Frame::Array(i) => path.push_str(&format!("[{i}]")),
+        }
+    }
+    path
+}
+
 impl Scenario {
-    /// Parses a scenario from JSON text; errors name the field, line and column.
+    /// Parses a scenario from JSON text; an error names the field it is
+    /// about (`workload.load: invalid type: ...`), and the line and column
+    /// only when the text has more than one line (a line and column in a
+    /// one-line text, as the page sends, would be a byte offset).
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario: {e}"))?;
+        let s: Scenario = serde_json::from_str(text).map_err(|e| json_error("scenario", text, &e))?;
         s.validate()?;
         Ok(s)
     }
@@ -273,6 +376,23 @@ mod tests {
         assert!(Scenario::from_json("{}").unwrap_err().contains("name"));
         let e = Scenario::from_json(r#"{"name":"x","workload":{"lod":0.5}}"#).unwrap_err();
         assert!(e.contains("lod"), "{e}");
+    }
+
+    #[test]
+    fn a_json_error_names_the_field_not_a_byte_offset() {
+        // One line, as the page sends it: the field, no "line 1 column N".
+        let e = Scenario::from_json(r#"{"name":"x","workload":{"flows":10,"load":"high"}}"#).unwrap_err();
+        assert!(e.starts_with("scenario: workload.load: invalid type: string"), "{e}");
+        assert!(!e.contains("column"), "{e}");
+        let e = Scenario::from_json(r#"{"name":"x","workload":{"lod":0.5}}"#).unwrap_err();
+        assert!(e.starts_with("scenario: workload.lod: unknown field `lod`"), "{e}");
+        // Array elements by index; a file of many lines keeps its line and column.
+        let text = "{\n  \"name\": \"x\",\n  \"faults\": [\n    {\"kind\": \"link_down\", \"at_us\": 1, \"link\": [\"tor0\", \"spine0\"]},\n    {\"kind\": \"link_down\", \"at_us\": \"soon\", \"link\": [\"tor0\", \"spine0\"]}\n  ]\n}";
+        let e = Scenario::from_json(text).unwrap_err();
+        assert!(e.starts_with("scenario: faults[1]"), "{e}");
+        assert!(e.contains("(line 5, column "), "{e}");
+        assert_eq!(json_path_at(r#"{"a":{"b":[1,{"c":"x,}]"}],"d":2}}"#, 1, 22), "a.b[1].c");
+        assert_eq!(json_path_at(r#"{"a":1}"#, 1, 1), "");
     }
 
     #[test]

@@ -1,6 +1,11 @@
-//! Golden fingerprints: the per-flow and summary CSVs of every shipped
-//! scenario under every protocol (200 flows each), hashed, must equal the
-//! fingerprints recorded in `tests/golden/fingerprints.txt`.
+//! Golden fingerprints: the results of every shipped scenario under every
+//! protocol (200 flows each), hashed, must equal the fingerprints recorded
+//! in `tests/golden/fingerprints.txt`. What is hashed is the results
+//! themselves at full precision (every flow record with its times in
+//! picoseconds, and the summary as `dcsim run --json` prints it), not the
+//! CSV files: a change of the CSV's format (column names, units, printed
+//! precision) leaves the fingerprints alone, so they still prove that the
+//! results did not move.
 //!
 //! This guards refactors that must not change behaviour (issue 19's
 //! engine-design pass: controllers, shared timers): any change in any FCT,
@@ -8,6 +13,10 @@
 //! is meant to alter results (a model fix) re-records them:
 //! `DCSIM_BLESS=1 cargo test --release -p dcsim-core --test golden`, and
 //! the commit says why the numbers moved.
+//!
+//! `DCSIM_GOLDEN_DUMP=DIR` also writes each run's flows and summary CSVs
+//! into DIR (`FILE_PROTOCOL_flows.csv`, `..._summary.csv`), to compare two
+//! CSV formats value by value.
 
 mod common;
 
@@ -24,7 +33,17 @@ fn fingerprints() -> Vec<String> {
     let jobs = every_scenario_and_protocol();
     par_map(&jobs, |(file, s)| {
         let line = match run(s, RunOptions::default()) {
-            Ok(o) => format!("{:016x} {:016x}", fnv(flows_csv(&o.records).as_bytes()), fnv(summary_csv(std::slice::from_ref(&o.summary)).as_bytes())),
+            Ok(o) => {
+                if let Some(dir) = std::env::var_os("DCSIM_GOLDEN_DUMP") {
+                    let base = std::path::Path::new(&dir).join(format!("{file}_{}", s.protocol.as_str()));
+                    std::fs::create_dir_all(&dir).unwrap();
+                    std::fs::write(base.with_extension("flows.csv"), flows_csv(&o.records)).unwrap();
+                    std::fs::write(base.with_extension("summary.csv"), summary_csv(std::slice::from_ref(&o.summary))).unwrap();
+                }
+                let records = serde_json::to_string(&o.records).unwrap();
+                let summary = serde_json::to_string(&o.summary).unwrap();
+                format!("{:016x} {:016x}", fnv(records.as_bytes()), fnv(summary.as_bytes()))
+            }
             Err(e) => format!("refused: {}", e.lines().next().unwrap_or("")),
         };
         format!("{file} {} {line}", s.protocol.as_str())

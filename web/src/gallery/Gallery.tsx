@@ -7,6 +7,7 @@
 // the report's verdict: a live run is one seed per point, too small to
 // judge.
 
+import { downloadCsvReadme } from '../export/readme';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTriangle, symbolWye, type SymbolType } from 'd3';
 import { downloadCsv, downloadSvg } from '../export/download';
@@ -177,6 +178,9 @@ function FigureCard({ figure: f, focused, report }: { figure: Figure; focused: b
           title="one summary row per protocol and x, the columns of dcsim sweep"
         >
           sweep.csv
+        </button>
+        <button data-testid={`${id}-readme`} onClick={downloadCsvReadme} title="what every column of the CSV means, with its unit">
+          README.md
         </button>
         <button disabled={!run || done === 0} onClick={() => downloadSvg(`chart-${id}`, `gallery_${f.id}_${size}.svg`)}>
           SVG

@@ -13,7 +13,8 @@ import type { Conductor, ConductorState } from '../state/conductor';
 import { fmtTime } from '../views/format';
 import type { ScenarioJson } from '../state/settings';
 import { download } from '../export/download';
-import { BRANCH_RUN, METRICS, SCOPES, validateLesson, type Lesson, type LessonStep, type Question } from './lesson';
+import { copiedNote, copyText } from '../export/clipboard';
+import { BRANCH_RUN, METRICS, SCOPES, metricLabel, scopeLabel, validateLesson, type Lesson, type LessonStep, type Question } from './lesson';
 import { canonicalJson, lessonFileText, runsOfSettings, type LessonRuns } from './author';
 import { encodeLessonHash } from './share';
 import { Markdown } from './Markdown';
@@ -74,6 +75,7 @@ export function LessonEditor({
   const [draft, setDraft] = useState<Draft>(loadDraft);
   const [link, setLink] = useState<string | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
   /** The last check of the statements, for the lesson whose key it holds. */
   const [check, setCheck] = useState<{ key: string; result: ShowsCheck | null; error: string | null } | null>(null);
   /** A save held back because statements are false: what to do when the author saves anyway. */
@@ -113,7 +115,7 @@ export function LessonEditor({
       setLinkError(null);
       const url = window.location.origin + window.location.pathname + (await encodeLessonHash(lesson));
       setLink(url);
-      await navigator.clipboard?.writeText(url).catch(() => undefined);
+      setCopied(copiedNote(await copyText(url), 'link', 'select it in the box and copy it'));
     } catch (e) {
       setLinkError(e instanceof Error ? e.message : String(e));
     }
@@ -256,15 +258,19 @@ export function LessonEditor({
                     judged by{' '}
                     <select data-testid={`${id}-metric`} value={q.metric} onChange={(e) => setQuestion(i, { metric: e.target.value as Question['metric'] })}>
                       {METRICS.map((m) => (
-                        <option key={m}>{m}</option>
+                        <option key={m} value={m}>
+                          {metricLabel(m)}
+                        </option>
                       ))}
                     </select>
                   </label>
                   <label>
-                    flows{' '}
+                    for{' '}
                     <select data-testid={`${id}-scope`} value={q.scope ?? 'all'} onChange={(e) => setQuestion(i, { scope: e.target.value as Question['scope'] })}>
                       {SCOPES.map((m) => (
-                        <option key={m}>{m}</option>
+                        <option key={m} value={m}>
+                          {scopeLabel(m)}
+                        </option>
                       ))}
                     </select>
                   </label>
@@ -362,6 +368,11 @@ export function LessonEditor({
           Share link
         </button>
         {link && <input readOnly className="editor-link" data-testid="editor-link" aria-label="the lesson's link" value={link} onFocus={(e) => e.target.select()} />}
+        {link && copied && (
+          <span role="status" className="note" data-testid="editor-link-copied">
+            {copied}
+          </span>
+        )}
         {linkError && <em className="error">{linkError}</em>}
         <button
           onClick={() => {

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { fmtTime } from '../views/format';
-import { answer, judgedRuns, judgedSummaries, metricText, type Lesson } from './lesson';
+import { answer, judgedRuns, judgedSummaries, metricText, metricValueText, type Lesson } from './lesson';
 import { Markdown } from './Markdown';
 import { showsText } from './shows';
 import { selfCheckCsv, selfCheckRows, selfCheckScore } from './author';
@@ -218,7 +218,7 @@ export function LessonPanel({
               <ul>
                 {shown.values.map((v) => (
                   <li key={v.protocol}>
-                    {v.protocol}: {v.value === null ? 'n/a' : v.value.toPrecision(4)}
+                    {v.protocol}: {metricValueText(q.metric, v.value)}
                   </li>
                 ))}
               </ul>

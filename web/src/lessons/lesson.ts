@@ -11,6 +11,7 @@
 import { PROTOCOLS, validateSettings, type BranchSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import type { Summary } from '../engine/api';
 import { validateShows, type Shows } from './shows';
+import { pct, plural, sig } from '../views/format';
 
 /** Which summary number a question compares across the protocols. */
 export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps', 'control_overhead'] as const;
@@ -84,18 +85,58 @@ export const BRANCH_RUN = 'branch';
 const METRIC_TEXT: Record<Metric, string> = {
   mean_slowdown: 'mean slowdown',
   p99_slowdown: '99th-percentile slowdown',
-  afct_us: 'average flow completion time (us)',
-  drop_rate: 'fraction of packets dropped',
-  first_hop_drops: 'packets dropped at the first hop',
-  deadlines_met: 'fraction of deadlines met',
+  afct_us: 'average flow completion time (µs)',
+  drop_rate: 'percentage of data packets dropped',
+  first_hop_drops: 'packets dropped at the first hop (host NIC)',
+  deadlines_met: 'percentage of deadlines met',
   throughput_gbps: 'throughput (Gbps)',
-  control_overhead: 'control bytes per data byte sent',
+  control_overhead: 'control bytes per data byte sent (%)',
 };
 
-/** Words for a question's metric and scope, e.g. "mean slowdown of short flows". */
+const SCOPE_TEXT: Record<Scope, string> = {
+  all: 'all flows',
+  short: 'short flows (under 100 KB)',
+  medium: 'medium flows (100 KB to 10 MB)',
+  long: 'long flows (over 10 MB)',
+};
+
+/** A metric's name for a person, e.g. "average flow completion time (µs)" for `afct_us` (menus show it, files keep the key). */
+export function metricLabel(m: Metric): string {
+  return METRIC_TEXT[m];
+}
+
+/** A size scope's name for a person, with its bounds: "short flows (under 100 KB)". */
+export function scopeLabel(s: Scope): string {
+  return SCOPE_TEXT[s];
+}
+
+/** Whether a metric is measured per flow size scope (slowdowns and FCT). */
+export function isBucketed(m: Metric): boolean {
+  return m === 'mean_slowdown' || m === 'p99_slowdown' || m === 'afct_us';
+}
+
+/** Words for a question's metric and scope, e.g. "mean slowdown of short flows (under 100 KB)". */
 export function metricText(q: Pick<Question, 'metric' | 'scope'>): string {
-  const bucketed = q.metric === 'mean_slowdown' || q.metric === 'p99_slowdown' || q.metric === 'afct_us';
-  return METRIC_TEXT[q.metric] + (bucketed && q.scope && q.scope !== 'all' ? ` of ${q.scope} flows` : '');
+  return METRIC_TEXT[q.metric] + (isBucketed(q.metric) && q.scope && q.scope !== 'all' ? ` of ${SCOPE_TEXT[q.scope]}` : '');
+}
+
+/** A metric's value as a person reads it, in the metric's unit: "1.23 %", "412 µs", "1 packet"; "n/a" for none. */
+export function metricValueText(m: Metric, v: number | null): string {
+  if (v === null) return 'n/a';
+  switch (m) {
+    case 'drop_rate':
+    case 'deadlines_met':
+    case 'control_overhead':
+      return pct(v);
+    case 'afct_us':
+      return `${sig(v, 4)} µs`;
+    case 'throughput_gbps':
+      return `${sig(v, 4)} Gbps`;
+    case 'first_hop_drops':
+      return plural(v, 'packet');
+    default:
+      return sig(v, 4);
+  }
 }
 
 /** The value of a question's metric in one run's summary (null: the run has none, e.g. no deadlines). */

@@ -3,6 +3,7 @@
 // of one summary number against load and the grid as CSV (the bytes
 // `dcsim sweep` writes).
 
+import { downloadCsvReadme } from '../export/readme';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
 import type { Settings } from '../state/settings';
@@ -92,6 +93,9 @@ export function SweepPanel({ settings }: { settings: Settings }) {
           title="one summary row per protocol and load, the columns and order of dcsim sweep"
         >
           sweep.csv
+        </button>
+        <button data-testid="sweep-readme" onClick={downloadCsvReadme} title="what every column of the CSV means, with its unit">
+          README.md
         </button>
         <button disabled={!results || done === 0} onClick={() => downloadSvg('chart-sweep', exportName(settings.scenario, settings.protocols.join('+'), 'sweep', 'svg'))}>
           SVG

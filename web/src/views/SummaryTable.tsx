@@ -57,9 +57,9 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
       ),
     },
     bucketRow('mean slowdown (all flows)', 'all', 'mean_slowdown'),
-    bucketRow('mean slowdown, short (<100KB)', 'short', 'short_mean_slowdown'),
-    bucketRow('mean slowdown, medium', 'medium', 'medium_mean_slowdown'),
-    bucketRow('mean slowdown, long (>10MB)', 'long', 'long_mean_slowdown'),
+    bucketRow('mean slowdown, short flows (under 100 KB)', 'short', 'short_mean_slowdown'),
+    bucketRow('mean slowdown, medium flows (100 KB to 10 MB)', 'medium', 'medium_mean_slowdown'),
+    bucketRow('mean slowdown, long flows (over 10 MB)', 'long', 'long_mean_slowdown'),
     {
       label: '99th percentile slowdown',
       cells: per(
@@ -68,14 +68,14 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
       ),
     },
     {
-      label: 'p99 slowdown, short (<100KB)',
+      label: '99th percentile slowdown, short flows (under 100 KB)',
       cells: per(
         (s) => final('short_p99_slowdown', s.short.p99_slowdown, s.short.flows ? sig(s.short.p99_slowdown) : '–'),
         (_r, i) => (live[i]?.short.flows ? liveCell(sig(live[i]!.short.p99Slowdown)) : none),
       ),
     },
     {
-      label: 'AFCT (µs)',
+      label: 'average flow completion time (µs)',
       cells: per(
         (s) => final('afct_us', s.all.afct_us, s.all.flows ? sig(s.all.afct_us) : '–'),
         (_r, i) => (live[i]?.all.flows ? liveCell(sig(live[i]!.all.afctUs)) : none),
@@ -89,7 +89,7 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
       ),
     },
     ...(['host NIC', 'ToR up', 'core down', 'ToR down'] as const).map((hop, h) => ({
-      label: `drops at ${hop}`,
+      label: `data packets dropped at ${hop}`,
       group: 'hop',
       cells: per(
         (s) => final(`drops_${['host_nic', 'tor_up', 'core_down', 'tor_down'][h]}`, s.drops_by_hop[h], count(s.drops_by_hop[h])),
@@ -104,7 +104,7 @@ function summaryRows(runs: RunState[], live: ({ all: LiveBucket; short: LiveBuck
       ),
     },
     {
-      label: 'control overhead',
+      label: 'control overhead (control bytes per data byte)',
       cells: per(
         (s) => final('control_overhead', s.control_overhead, pct(s.control_overhead)),
         () => none,
