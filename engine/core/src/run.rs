@@ -509,7 +509,9 @@ fn build_sim<P: Protocol>(s: &Scenario, opts: RunOptions, ports: &PortSetup, sin
 }
 
 /// Calls `v` with the packet-level simulation of `s` (an error for the
-/// flow-level schedulers, which have none).
+/// flow-level schedulers, which have none). Used by `crate::parallel`,
+/// which WebAssembly builds leave out.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn with_simulation<V: WithSimulation>(s: &Scenario, opts: RunOptions, v: V) -> Result<V::Out, String> {
     struct VisitSim<'a, V>(&'a Scenario, RunOptions, V);
     impl<V: WithSimulation> Visit for VisitSim<'_, V> {
