@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Conductor } from './state/conductor';
 import { fmtTime } from './views/format';
-import { dctcpProfileOf, decodeSettings, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
+import { dctcpProfileOf, decodeSettings, DEFAULT_PROTOCOL, descriptorOf, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonRunsChanged, lessonSettings, type Lesson } from './lessons/lesson';
 import { LessonPanel } from './lessons/LessonPanel';
@@ -52,19 +52,19 @@ const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
 function initialSettings(): { settings: Settings; notice: string | null; lesson: Lesson | null; pending?: boolean } {
   if (/(?:^#|&)(src|lessonz)=/.test(window.location.hash)) {
     const s = scenarioNamed(DEFAULT_SCENARIO)!;
-    return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: null, lesson: null, pending: true };
+    return { settings: { scenario: s, protocols: [s.protocol ?? DEFAULT_PROTOCOL] }, notice: null, lesson: null, pending: true };
   }
   const name = lessonFromHash(window.location.hash);
   if (name) {
     const l = LESSONS.find((x) => x.name === name);
     if (l) return { settings: lessonSettings(l, SCENARIOS), notice: null, lesson: l };
     const s = scenarioNamed(DEFAULT_SCENARIO)!;
-    return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: `no lesson named "${name}"; loading the default scenario instead`, lesson: null };
+    return { settings: { scenario: s, protocols: [s.protocol ?? DEFAULT_PROTOCOL] }, notice: `no lesson named "${name}"; loading the default scenario instead`, lesson: null };
   }
   const d = decodeSettings(window.location.hash);
   if (d && !('error' in d)) return { settings: d, notice: null, lesson: null };
   const s = scenarioNamed(DEFAULT_SCENARIO)!;
-  return { settings: { scenario: s, protocols: [s.protocol ?? 'pfabric'] }, notice: d && 'error' in d ? d.error : null, lesson: null };
+  return { settings: { scenario: s, protocols: [s.protocol ?? DEFAULT_PROTOCOL] }, notice: d && 'error' in d ? d.error : null, lesson: null };
 }
 
 /** The browser's local storage, or null where it is refused. */
@@ -370,8 +370,8 @@ export function App() {
                   {r.error && <em className="error">{r.error}</em>}
                   {FLOW_LEVEL.has(r.engineProtocol) ? (
                     <p className="note">
-                      {r.engineProtocol === 'ideal' ? 'The Ideal scheduler (SRPT oracle)' : 'The optimal deadline scheduler (earliest deadline first, fewest flows discarded; meant for deadline workloads such as query aggregation)'}{' '}
-                      is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock passes their
+                      {descriptorOf(r.engineProtocol)?.summary ?? r.engineProtocol}.{' '}
+                      It is flow-level (no packets to draw): it is computed at once, and its flows appear in the charts as the shared clock passes their
                       completion times.
                     </p>
                   ) : (

@@ -117,7 +117,7 @@ impl PdqHeader {
     }
 }
 
-/// What a Fastpass control message is (see `protocol/fastpass.rs`).
+/// What a Fastpass control message is (see `protocol/fastpass/`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]
 pub enum FastpassMsg {
@@ -183,7 +183,7 @@ pub struct PhostHeader {
     pub msg: PhostMsg,
 }
 
-/// What a PASE control message is (see `protocol/pase.rs`).
+/// What a PASE control message is (see `protocol/pase/`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(u8)]
 pub enum PaseMsg {

@@ -50,7 +50,7 @@ use crate::metrics::{Counters, FlowRecord, Sample};
 use crate::net::Network;
 use crate::protocol::Protocol;
 use crate::run::{summarize, with_simulation, RunOptions, RunOutput, WithSimulation};
-use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
+use crate::scenario::{LoadBalancing, Scenario};
 use crate::sim::{Outgoing, PartOutput, Settlement, Simulation, StopReason};
 use crate::units::SimTime;
 use std::cell::UnsafeCell;
@@ -145,10 +145,8 @@ pub fn run_folding(scenario: &Scenario, threads: usize, opts: RunOptions, fold: 
 /// Why `scenario` runs on one thread whatever is asked (see the module's
 /// documentation), if it does.
 pub fn unsplittable(s: &Scenario, opts: RunOptions) -> Option<String> {
-    let why = if matches!(s.protocol, ProtocolName::Ideal | ProtocolName::OptimalDeadline) {
-        "flow-level schedulers compute the whole run at once"
-    } else if s.protocol == ProtocolName::Pase {
-        "PASE's arbitrators keep per-flow state that hosts and switches share"
+    let why = if let Some(why) = s.protocol.unsplittable(&s.params) {
+        why
     } else if opts.trace {
         "a trace is recorded in one stream"
     } else if !s.faults.is_empty() || s.branch.is_some() {
@@ -157,9 +155,6 @@ pub fn unsplittable(s: &Scenario, opts: RunOptions) -> Option<String> {
         "a closed-loop workload starts flows the moment others finish"
     } else if s.load_balancing == LoadBalancing::SprayRandom {
         "random spraying draws every switch's choice from one stream"
-    } else if s.protocol == ProtocolName::Fastpass {
-        // Measured (issue 20): split runs gave the same bytes but no gain.
-        "Fastpass's arbiter schedules every host's timeslots, so each cell holds few events: split, its runs were no faster (web search, 10,000 flows: 5.1 s on one thread, 5.8 s on two)"
     } else {
         return None;
     };

@@ -8,16 +8,11 @@ use crate::metrics::{backlog_growth, is_stable, Backlog, BucketStats, Counters, 
 use crate::net::topology::build;
 use crate::net::Network;
 use crate::packet::Packet;
-use crate::protocol::fastpass::Fastpass;
 use crate::protocol::ideal;
-use crate::protocol::pase::Pase;
-use crate::protocol::pdq::Pdq;
-use crate::protocol::phost::Phost;
-use crate::protocol::rcp::Rcp;
-use crate::protocol::window::{WindowConfig, WindowTransport};
-use crate::protocol::Protocol;
-use crate::queue::setup::PortSetup;
-use crate::scenario::{LoadBalancing, ProtocolName, Scenario};
+use crate::protocol::plugin::{Build, Env, FlowlevelFn, Plugin};
+use crate::protocol::ports::PortSetup;
+use crate::protocol::{Protocol, ProtocolName, Visit};
+use crate::scenario::{LoadBalancing, Scenario};
 use crate::sim::{SimConfig, Simulation, StopReason};
 use crate::trace::TraceEvent;
 use crate::units::SimTime;
@@ -266,9 +261,6 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     }
 }
 
-/// A flow-level scheduler: runs a whole workload at once.
-type FlowlevelFn = fn(&Network, FlowGenerator, SimTime) -> ideal::IdealRun;
-
 #[derive(Clone)]
 struct Flowlevel {
     /// The scheduler and its name in reports.
@@ -413,23 +405,34 @@ pub fn prepare(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>,
 }
 
 fn prepare_plain(scenario: &Scenario, opts: RunOptions) -> Result<Box<dyn Runner>, String> {
-    let s = scenario.clone();
-    match s.protocol {
-        ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
-            let scheduler: (FlowlevelFn, &'static str) = match s.protocol {
-                ProtocolName::Ideal => (ideal::run, "ideal"),
-                _ => (crate::protocol::optimal_deadline::run, "optimal_deadline"),
-            };
+    /// A plain run of a protocol: a flow-level scheduler's, or a packet-level
+    /// simulation in a box with its faults scheduled.
+    struct Plain<'a>(OnSimulation<'a, Boxed>);
+    impl Build for Plain<'_> {
+        type Out = Result<Box<dyn Runner>, String>;
+        fn packet<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn(&Network, Env) -> P + Sync)) -> Self::Out {
+            self.0.packet(make)
+        }
+        fn flow(self, run: FlowlevelFn) -> Self::Out {
+            let s = self.0.s.clone();
             if !s.faults.is_empty() {
                 return Err("faults: the flow-level schedulers (ideal, optimal_deadline) have no packets to lose; faults need a packet-level protocol".into());
             }
             let net = build(&s.topology);
             let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
             let total_flows = gen.total_flows();
+            let scheduler = (run, s.protocol.as_str());
             Ok(Box::new(Flowlevel { scheduler, net, total_flows, gen: Some(gen), out: None, order: Vec::new(), counters: Counters::new(), scenario: s }))
         }
-        _ => with_simulation(&s, opts, Boxed { trace: opts.trace }),
     }
+    struct VisitPlain<'a>(&'a Scenario, RunOptions);
+    impl Visit for VisitPlain<'_> {
+        type Out = Result<Box<dyn Runner>, String>;
+        fn visit<P: Plugin>(self, _: ProtocolName, params: &P::Params) -> Self::Out {
+            P::build(params, Plain(OnSimulation::new::<P>(self.0, self.1, params, Boxed { trace: self.1.trace })))
+        }
+    }
+    scenario.protocol.visit(&scenario.params, VisitPlain(scenario, opts))
 }
 
 /// Something to do with the packet-level simulation of a scenario,
@@ -462,55 +465,62 @@ impl WithSimulation for Boxed {
     }
 }
 
-/// A simulation of `s` whose protocol `proto` builds for the network: every
-/// port of the fabric an empty queue of the protocol's setup, the flows of
-/// the scenario's workload.
-fn build_sim<P: Protocol>(s: &Scenario, opts: RunOptions, proto: impl FnOnce(&Network) -> P) -> Simulation<P> {
+/// A packet-level protocol's build carried out for `v` on scenario `s`:
+/// every port of the fabric an empty queue of the protocol's setup, the
+/// flows of the scenario's workload.
+struct OnSimulation<'a, V> {
+    s: &'a Scenario,
+    opts: RunOptions,
+    ports: PortSetup,
+    single_path: bool,
+    v: V,
+}
+
+impl<'a, V> OnSimulation<'a, V> {
+    fn new<P: Plugin>(s: &'a Scenario, opts: RunOptions, params: &P::Params, v: V) -> Self {
+        OnSimulation { s, opts, ports: P::ports(params), single_path: P::single_path(params), v }
+    }
+}
+
+impl<V: WithSimulation> Build for OnSimulation<'_, V> {
+    type Out = Result<V::Out, String>;
+    fn packet<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn(&Network, Env) -> P + Sync)) -> Self::Out {
+        let OnSimulation { s, opts, ports, single_path, v } = self;
+        let env = Env { spraying: s.load_balancing != LoadBalancing::Ecmp };
+        Ok(v.with(&|| build_sim(s, opts, &ports, single_path, |net| make(net, env)), s))
+    }
+    fn flow(self, _: FlowlevelFn) -> Self::Out {
+        Err(format!("{}: a flow-level scheduler has no packet-level simulation", self.s.protocol.as_str()))
+    }
+}
+
+/// A simulation of `s` whose protocol `proto` builds for the network, on
+/// ports of setup `ports` (all on one path each when `single_path`).
+fn build_sim<P: Protocol>(s: &Scenario, opts: RunOptions, ports: &PortSetup, single_path: bool, proto: impl FnOnce(&Network) -> P) -> Simulation<P> {
     let net = build(&s.topology);
     let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
     let mut cfg = sim_config(s, &gen, &net, opts.audit);
-    if s.protocol == ProtocolName::Pdq && s.params.pdq.per_flow_paths {
-        // PDQ is single-path (see `PdqParams::per_flow_paths`).
+    if single_path {
         cfg.load_balancing = LoadBalancing::Ecmp;
     }
-    let q = PortSetup::of(s.protocol, &s.params).queue();
+    let q = ports.queue();
     let proto = proto(&net);
     Simulation::new(net, move |_: &Network, _: PortId| q.clone().expect("packet-level protocols have queues"), proto, gen, cfg)
 }
 
 /// Calls `v` with the packet-level simulation of `s` (an error for the
-/// flow-level schedulers, which have none).
+/// flow-level schedulers, which have none). Used by `crate::parallel`,
+/// which WebAssembly builds leave out.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn with_simulation<V: WithSimulation>(s: &Scenario, opts: RunOptions, v: V) -> Result<V::Out, String> {
-    let spraying = s.load_balancing != LoadBalancing::Ecmp;
-    let p = &s.params;
-    Ok(match s.protocol {
-        ProtocolName::Tcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::tcp(&p.tcp, spraying))), s),
-        // The DCTCP family: ECN-marking FIFO ports, one window rule each.
-        ProtocolName::Dctcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::dctcp(&p.dctcp, spraying))), s),
-        ProtocolName::D2tcp => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::d2tcp(&p.d2tcp, spraying))), s),
-        ProtocolName::L2dct => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::l2dct(&p.l2dct, spraying))), s),
-        ProtocolName::Pfabric => v.with(&|| build_sim(s, opts, |_| WindowTransport::new(WindowConfig::pfabric(&p.pfabric))), s),
-        ProtocolName::Rcp => v.with(&|| build_sim(s, opts, |net| Rcp::new(p.rcp.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect())), s),
-        ProtocolName::D3 => {
-            v.with(&|| build_sim(s, opts, |net| Rcp::d3(p.d3.clone(), net.ports.iter().map(|x| x.rate.bps() as f64).collect(), net.host_rate.bps() as f64)), s)
+    struct VisitSim<'a, V>(&'a Scenario, RunOptions, V);
+    impl<V: WithSimulation> Visit for VisitSim<'_, V> {
+        type Out = Result<V::Out, String>;
+        fn visit<P: Plugin>(self, _: ProtocolName, params: &P::Params) -> Self::Out {
+            P::build(params, OnSimulation::new::<P>(self.0, self.1, params, self.2))
         }
-        ProtocolName::Pdq => v.with(&|| build_sim(s, opts, |net| Pdq::new(p.pdq.clone(), net)), s),
-        ProtocolName::Phost => v.with(
-            &|| {
-                build_sim(s, opts, |net| {
-                    let mtu_time =
-                        (0..net.n_hosts).map(|h| net.ports[net.nic(crate::ids::NodeId(h)).idx()].rate.serialization(crate::units::MTU as u64)).collect();
-                    Phost::new(p.phost.clone(), mtu_time)
-                })
-            },
-            s,
-        ),
-        ProtocolName::Pase => v.with(&|| build_sim(s, opts, |net| Pase::new(p.pase.clone(), net, spraying)), s),
-        ProtocolName::Fastpass => v.with(&|| build_sim(s, opts, |net| Fastpass::new(p.fastpass.clone(), net)), s),
-        ProtocolName::Ideal | ProtocolName::OptimalDeadline => {
-            return Err(format!("{}: a flow-level scheduler has no packet-level simulation", s.protocol.as_str()))
-        }
-    })
+    }
+    s.protocol.visit(&s.params, VisitSim(s, opts, v))
 }
 
 /// Runs `scenario` to the end.

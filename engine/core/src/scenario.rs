@@ -5,96 +5,11 @@
 
 use crate::net::topology::TopologySpec;
 use crate::net::Switching;
-use crate::protocol::ProtocolParams;
+/// The protocols, listed once in `protocol/registry.rs`.
+pub use crate::protocol::{ProtocolName, ProtocolParams};
 use crate::workload::WorkloadSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// Which protocol runs (PROTOCOLS.md). Protocols of later issues are listed
-/// once they exist.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ProtocolName {
-    /// TCP NewReno with SACK over DropTail queues (section 9).
-    Tcp,
-    /// DCTCP over ECN-marking queues (section 9).
-    Dctcp,
-    /// pFabric: priority queues and minimal rate control (section 3).
-    Pfabric,
-    /// RCP: switches compute a fair rate per link (section 9).
-    Rcp,
-    /// The flow-level oracle: greedy SRPT matching (section 4).
-    Ideal,
-    /// pHost: receiver-driven tokens over priority queues (section 5).
-    Phost,
-    /// Fastpass: a central arbiter allocates timeslots (section 6).
-    Fastpass,
-    /// D2TCP: DCTCP whose cut depends on deadline imminence (section 9).
-    D2tcp,
-    /// L2DCT: DCTCP weighted by bytes sent, least attained service first
-    /// (section 9).
-    L2dct,
-    /// PASE: arbitrated priority queues and reference rates, DCTCP-like
-    /// end hosts (section 7).
-    Pase,
-    /// PDQ: switches grant or pause flows by criticality (section 8).
-    Pdq,
-    /// D3: switches grant deadline flows their desired rate first come
-    /// first served and share the rest (section 9).
-    D3,
-    /// The optimal deadline scheduler: flow-level, earliest deadline first
-    /// with the fewest flows discarded (Moore-Hodgson; PDQ's bound).
-    OptimalDeadline,
-}
-
-impl ProtocolName {
-    /// All protocols, for help texts and sweeps.
-    pub const ALL: [ProtocolName; 13] = [
-        ProtocolName::Tcp,
-        ProtocolName::Dctcp,
-        ProtocolName::Pfabric,
-        ProtocolName::Rcp,
-        ProtocolName::Ideal,
-        ProtocolName::Phost,
-        ProtocolName::Fastpass,
-        ProtocolName::D2tcp,
-        ProtocolName::L2dct,
-        ProtocolName::Pase,
-        ProtocolName::Pdq,
-        ProtocolName::D3,
-        ProtocolName::OptimalDeadline,
-    ];
-    /// The name used in files and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProtocolName::Tcp => "tcp",
-            ProtocolName::Dctcp => "dctcp",
-            ProtocolName::Pfabric => "pfabric",
-            ProtocolName::Rcp => "rcp",
-            ProtocolName::Ideal => "ideal",
-            ProtocolName::Fastpass => "fastpass",
-            ProtocolName::Phost => "phost",
-            ProtocolName::D2tcp => "d2tcp",
-            ProtocolName::L2dct => "l2dct",
-            ProtocolName::Pase => "pase",
-            ProtocolName::Pdq => "pdq",
-            ProtocolName::D3 => "d3",
-            ProtocolName::OptimalDeadline => "optimal_deadline",
-        }
-    }
-    /// Flow-level schedulers (no packets: Ideal, the optimal deadline
-    /// scheduler); every other protocol runs in the packet-level engine.
-    pub fn is_flow_level(self) -> bool {
-        matches!(self, ProtocolName::Ideal | ProtocolName::OptimalDeadline)
-    }
-    /// Parses a command-line name.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("protocol: unknown protocol `{s}` (known: {})", Self::ALL.map(|p| p.as_str()).join(", ")))
-    }
-}
 
 /// How switches pick among equal-cost next hops.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -316,8 +231,7 @@ impl Scenario {
         let net = crate::net::topology::build(&self.topology);
         self.workload.validate(&net)?;
         self.params.validate()?;
-        self.params.fastpass.validate_for_hosts(net.n_hosts)?;
-        self.check_rate_interval(&net)?;
+        self.params.validate_for(&net, self.protocol)?;
         if !(self.max_time_ms.is_finite() && self.max_time_ms > 0.0 && self.max_time_ms <= 3.6e6) {
             return Err(format!("max_time_ms: must be in (0, 3600000], got {}", self.max_time_ms));
         }
@@ -332,30 +246,6 @@ impl Scenario {
             if let Some(k) = b.change.fault() {
                 k.resolve(&net, "branch.change")?;
             }
-        }
-        Ok(())
-    }
-
-    /// RCP and D3 update rates once per `rtt_us`: far below the network's
-    /// round trip they react many times before any feedback returns, rates
-    /// collapse and flows starve (D3 on a 250 us rack with the 10 us
-    /// default sent over a billion refreshes). Refuses an interval under
-    /// half the smallest round trip of link delays (hosts 0 and 1).
-    fn check_rate_interval(&self, net: &crate::net::Network) -> Result<(), String> {
-        let (field, rtt_us) = match self.protocol {
-            ProtocolName::Rcp => ("params.rcp.rtt_us", self.params.rcp.rtt_us),
-            ProtocolName::D3 => ("params.d3.rtt_us", self.params.d3.rtt_us),
-            _ => return Ok(()),
-        };
-        if net.n_hosts < 2 {
-            return Ok(());
-        }
-        let one_way: u64 = net.path(crate::ids::NodeId(0), crate::ids::NodeId(1)).iter().map(|p| net.ports[p.idx()].delay.ps()).sum();
-        let round_trip_us = 2.0 * one_way as f64 / 1e6;
-        if rtt_us < 0.5 * round_trip_us {
-            return Err(format!(
-                "{field}: {rtt_us} us is under half this network's smallest round trip ({round_trip_us} us of link delays between hosts 0 and 1); rates would be updated long before any feedback returns and flows starve: set it to about the round trip"
-            ));
         }
         Ok(())
     }

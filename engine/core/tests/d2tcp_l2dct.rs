@@ -5,7 +5,7 @@
 //! D2TCP's deadlines) orders the protocols as the papers report. Every
 //! threshold names its source; the measured fractions are printed (run
 //! with `-- --nocapture`). The rules in isolation are unit tests in
-//! `src/protocol/window.rs`.
+//! `src/protocol/window/`.
 
 mod common;
 

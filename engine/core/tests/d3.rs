@@ -1,6 +1,6 @@
 //! D3 (Wilson et al., SIGCOMM 2011) end to end: quenching and deadline
 //! flows on PDQ's tree. The switch's allocation rules are unit tests in
-//! `protocol/rcp.rs` (D3 runs on RCP's hosts and ports).
+//! `protocol/rcp/` (D3 runs on RCP's hosts and ports).
 
 mod common;
 

@@ -3,12 +3,12 @@
 //! params.dctcp.profile=...` does), the kernel's delayed ACKs halve the
 //! ACKs of a bulk flow, and the initial alpha moves DCTCP's AFCT on the
 //! PASE testbed the way the first cut predicts. The rules in isolation are
-//! unit tests in `src/protocol/window.rs` and `src/protocol/params.rs`.
+//! unit tests in `src/protocol/window/tests.rs` and `src/protocol/window/params.rs`.
 
 mod common;
 
 use common::{assert_rejected_naming, load, run_ok};
-use dcsim_core::protocol::params::DctcpProfile;
+use dcsim_core::protocol::window::params::DctcpProfile;
 use dcsim_core::sim::StopReason;
 use dcsim_core::{RunOptions, Scenario};
 use serde_json::json;

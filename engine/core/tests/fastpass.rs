@@ -20,7 +20,7 @@ use dcsim_core::net::topology::build;
 use dcsim_core::net::{Network, PortRole};
 use dcsim_core::packet::PacketKind;
 use dcsim_core::protocol::fastpass::Fastpass;
-use dcsim_core::queue::setup::PortSetup;
+use dcsim_core::protocol::ports::PortSetup;
 use dcsim_core::run::sim_config;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::{Simulation, StopReason};

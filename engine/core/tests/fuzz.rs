@@ -221,7 +221,7 @@ fn check_run(text: &str, t: &mut Tally) -> Result<(), TestCaseError> {
     // Flow-level schedulers (ideal, optimal_deadline) take a bounded number
     // of steps per flow and do not count events against `max_events`; a
     // flow whose last byte left before `max_time_ms` ends one path latency
-    // later, possibly past it (protocol/ideal.rs).
+    // later, possibly past it (protocol/ideal/).
     let packet_level = !ProtocolName::parse(&o.summary.protocol).map_or(true, |p| p.is_flow_level());
     // A run stops at the end of the lookahead cell in which it reached
     // the event limit (so that split runs stop where one thread does), or,

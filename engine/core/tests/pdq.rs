@@ -2,13 +2,13 @@
 //! scheduler and the baselines on deadline-constrained query aggregation
 //! (PDQ paper section 5.2), and the handshake cost of tiny flows (pFabric
 //! paper: PDQ's normalized FCT is at least 2 for them). The switch rules
-//! in isolation are unit tests in `protocol/pdq.rs`.
+//! in isolation are unit tests in `protocol/pdq/`.
 
 mod common;
 
 use common::{assert_rejected_naming, load, par_map, run_ok};
 use dcsim_core::net::topology::TopologySpec;
-use dcsim_core::protocol::params::PdqParams;
+use dcsim_core::protocol::pdq::params::PdqParams;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::workload::{MatrixSpec, SizeSpec};
 use dcsim_core::{RunOptions, Scenario};

@@ -10,8 +10,8 @@ import { DCTCP_PROFILES } from '../engine/names.generated';
 import {
   DCTCP_FAMILY,
   DCTCP_PROFILE_NAMES,
-  DEFAULT_BUFFER,
-  FLOW_LEVEL,
+  DEFAULT_PROTOCOL,
+  DESCRIPTORS,
   MAX_SIDE_BY_SIDE,
   NAMED_CDFS,
   PROTOCOLS,
@@ -71,7 +71,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
     setParamsText(text);
     try {
       const v = JSON.parse(text === '' ? '{}' : text);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('must be an object such as {"pfabric": {"init_cwnd": 12}}');
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`must be an object such as {"${DEFAULT_PROTOCOL}": {"buffer_bytes": 36000}}`);
       setParamsError(null);
       setDraft({ ...draft, scenario: { ...sc, params: v } });
     } catch (e) {
@@ -114,7 +114,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
           value={String(sc.name)}
           onChange={(e) => {
             const s = scenarioNamed(e.target.value);
-            if (s) setDraft({ scenario: s, protocols: draft.protocols.length ? draft.protocols : [s.protocol ?? 'pfabric'] });
+            if (s) setDraft({ scenario: s, protocols: draft.protocols.length ? draft.protocols : [s.protocol ?? DEFAULT_PROTOCOL] });
           }}
         >
           {SCENARIOS.map((s) => (
@@ -129,7 +129,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
         <legend>protocols, side by side (up to {MAX_SIDE_BY_SIDE})</legend>
         {PROTOCOLS.map((p) => (
           <label key={p} className="check">
-            <input type="checkbox" data-testid={`protocol-${p}`} checked={draft.protocols.includes(p)} onChange={() => toggle(p)} /> {p}
+            <input type="checkbox" data-testid={`protocol-${p}`} checked={draft.protocols.includes(p)} onChange={() => toggle(p)} /> <span title={DESCRIPTORS[p].summary}>{p}</span>
           </label>
         ))}
         {errFor('protocols') && <em className="error">protocols: {errFor('protocols')}</em>}
@@ -160,20 +160,25 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
       </fieldset>
       <fieldset>
         <legend>switch ports</legend>
-        {draft.protocols
-          .filter((p) => !FLOW_LEVEL.has(p))
-          .map((p) => (
-            <div key={p}>{field(`${p} buffer (bytes)`, `params.${p}.buffer_bytes`, sc.params?.[p]?.buffer_bytes, `${DEFAULT_BUFFER[p]} (default)`, `buffer-${p}`)}</div>
-          ))}
-        {draft.protocols.includes('dctcp') &&
-          field('DCTCP ECN threshold K (bytes)', 'params.dctcp.ecn_threshold_bytes', sc.params?.dctcp?.ecn_threshold_bytes, '22500 (default)', 'ecn-k')}
-        {draft.protocols.includes('phost') &&
-          field('pHost priority queues per port (3 to 8)', 'params.phost.priority_queues', sc.params?.phost?.priority_queues, '8 (default)', 'phost-queues')}
-        {draft.protocols.includes('pase') &&
-          field('PASE priority queues per port (1 to 8)', 'params.pase.queues', sc.params?.pase?.queues, '8 (default)', 'pase-queues')}
+        {draft.protocols.flatMap((p) =>
+          DESCRIPTORS[p].fields.map((f) => (
+            <div key={`${p}.${f.key}`} title={`${f.label}: ${f.source}`}>
+              {field(
+                `${DESCRIPTORS[p].label} ${f.label}${f.unit ? ` (${f.unit})` : ''}${f.max !== null ? ` (${f.min} to ${f.max})` : ''}`,
+                `params.${p}.${f.key}`,
+                sc.params?.[p]?.[f.key],
+                `${f.default} (default)`,
+                `param-${p}-${f.key}`,
+              )}
+            </div>
+          )),
+        )}
         <p className="note">
-          Priority queues: pHost's ports are strict_priority (control, short-flow data, long-flow data), Fastpass's too (control, data); PASE's too (control and the top arbitrated
-          flows in the first, the others in the queue their arbitration gives, each marking ECN at K); pFabric's sort by priority; TCP, DCTCP and RCP use one FIFO.
+          {draft.protocols.map((p) => (
+            <span key={p}>
+              {DESCRIPTORS[p].summary}.{' '}
+            </span>
+          ))}
         </p>
       </fieldset>
       {draft.protocols.some((p) => DCTCP_FAMILY.has(p)) && (
@@ -202,7 +207,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
               );
             })}
           <p className="note">
-            DCTCP's profiles (D2TCP and L2DCT take one too): linux starts alpha at 1 as Linux does, ns2 at 0 as the DCTCP ns-2 scripts, both with pFabric Table 1's
+            The DCTCP profiles ({[...DCTCP_FAMILY].map((p) => DESCRIPTORS[p as Protocol].label).join(', ')} take one): linux starts alpha at 1 as Linux does, ns2 at 0 as the DCTCP ns-2 scripts, both with pFabric Table 1's
             simulation settings; testbed_kernel is a Linux host's stack (200 ms minimum RTO, initial window 10, delayed ACKs with an immediate ACK when the CE mark
             changes).
           </p>
@@ -211,7 +216,7 @@ export const ParamPanel = memo(function ParamPanel({ settings, onApply, engineEr
       <fieldset>
         <legend>protocol parameters (JSON)</legend>
         <p className="note">
-          Any parameter of scenarios/scenario.schema.json, e.g. <code>{'{"tcp": {"init_cwnd": 10, "min_rto_us": 200}}'}</code>; unset values keep the papers'
+          Any parameter of scenarios/scenario.schema.json, e.g. <code>{`{"${DEFAULT_PROTOCOL}": {"buffer_bytes": 36000}}`}</code>; unset values keep the papers'
           defaults. The engine checks them when you apply.
         </p>
         <textarea data-testid="params-json" aria-label="protocol parameters (JSON)" rows={5} spellCheck={false} value={paramsText} onChange={(e) => editParams(e.target.value)} />

@@ -18,7 +18,7 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
   const [kind, setKind] = useState<'buffer_bytes' | 'protocol' | 'switch_down' | 'link_down' | 'drop_next'>('buffer_bytes');
   const [sw, setSw] = useState('');
   const [kb, setKb] = useState('');
-  const [proto, setProto] = useState<Protocol>('dctcp');
+  const [proto, setProto] = useState<Protocol>(() => PROTOCOLS.find((p) => !FLOW_LEVEL.has(p) && !s.settings.protocols.includes(p)) ?? PROTOCOLS[0]);
   const [error, setError] = useState<string | null>(null);
   const base = (of || packet[0]) as Protocol | undefined;
   const branch = s.settings.branch;

@@ -321,8 +321,8 @@ function FigureChart({ figure: f, id, sim, xs, published, verdicts }: { figure: 
       f.protocols.map((p, i) => ({
         protocol: p,
         i,
-        // The optimal deadline scheduler is an oracle like Ideal: it takes Ideal's colour (its spare colour is close to PDQ's).
-        color: runColor(p === 'optimal_deadline' ? 'ideal' : p, i),
+        // Each protocol's colour from its descriptor (the two flow-level bounds share Ideal's black).
+        color: runColor(p, i),
         points: [...(sim.get(p) ?? new Map<number, number>()).entries()].map(([x, value]) => ({ x, value })).sort((a, b) => a.x - b.x),
       })),
     [f, sim],

@@ -13,7 +13,7 @@
 import { CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Topology, type TopoPort } from '../engine/api';
 import { LONG_FLOW_MIN, SHORT_FLOW_MAX } from '../views/stats';
 import { bytesText, fmtTime } from '../views/format';
-import type { FieldError } from '../state/settings';
+import { DEFAULT_PROTOCOL, type FieldError } from '../state/settings';
 
 /**
  * Where on a path a port is: the engine's port roles in path order
@@ -93,7 +93,7 @@ const FIELDS = ['what', 'protocol', 'where', 'message', 'size', 'at_least', 'byt
 export function validateShows(x: unknown, field: string, runs: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
   const e = (f: string, message: string) => errs.push({ field: f, message });
-  if (!Array.isArray(x)) return [{ field, message: 'must be a list of statements, e.g. [{"what": "drop", "protocol": "pfabric"}]' }];
+  if (!Array.isArray(x)) return [{ field, message: `must be a list of statements, e.g. [{"what": "drop", "protocol": "${DEFAULT_PROTOCOL}"}]` }];
   x.forEach((s: unknown, i: number) => {
     const f = `${field}[${i}]`;
     if (typeof s !== 'object' || s === null || Array.isArray(s)) return e(f, 'must be an object such as {"what": "drop"}');

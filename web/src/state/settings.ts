@@ -4,13 +4,46 @@
 // Validation here gives instant, field-named messages; the engine's own
 // validation (validate_scenario in the worker) has the final word.
 
-import { DCTCP_PROFILES, PORT_DEFAULTS } from '../engine/names.generated';
+import { DCTCP_PROFILES, ENGINE_PROTOCOLS, PORT_DEFAULTS, PROTOCOL_DESCRIPTORS } from '../engine/names.generated';
 
-/** Protocols the engine runs, in the order the page lists them (the engine's list: `ENGINE_PROTOCOLS`; a test checks they agree). */
-export const PROTOCOLS = ['pfabric', 'phost', 'fastpass', 'pase', 'pdq', 'd3', 'dctcp', 'd2tcp', 'l2dct', 'tcp', 'rcp', 'ideal', 'optimal_deadline'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+/** A protocol the engine runs. */
+export type Protocol = (typeof ENGINE_PROTOCOLS)[number];
 
-/** The queue discipline of each protocol's ports, as the engine states it (engine/core/src/queue/setup.rs `PortSetup`). */
+/** A parameter the panel offers as a field (engine/core/src/protocol/plugin.rs `Field`), with its default. */
+export interface ParamField {
+  key: string;
+  label: string;
+  unit: string;
+  source: string;
+  min: number;
+  max: number | null;
+  default: number;
+}
+
+/** What the page shows of a protocol (engine/core/src/protocol/plugin.rs `Descriptor`). */
+export interface ProtocolDescriptor {
+  label: string;
+  summary: string;
+  color: string;
+  list_rank: number;
+  flow_level: boolean;
+  dctcp_profile: boolean;
+  priority: { kind: 'none' } | { kind: 'fifo' } | { kind: 'queues'; labels: readonly string[] } | { kind: 'ranks'; bounds: readonly number[] };
+  fields: readonly ParamField[];
+}
+
+/** Each protocol's descriptor, as the engine states it (`dcsim names`). */
+export const DESCRIPTORS: Readonly<Record<Protocol, ProtocolDescriptor>> = PROTOCOL_DESCRIPTORS;
+
+/** The descriptor of `protocol`, or undefined for a name the engine does not know. */
+export function descriptorOf(protocol: string): ProtocolDescriptor | undefined {
+  return Object.hasOwn(DESCRIPTORS, protocol) ? DESCRIPTORS[protocol as Protocol] : undefined;
+}
+
+/** Protocols the engine runs, in the order the page lists them (each descriptor's `list_rank`). */
+export const PROTOCOLS: readonly Protocol[] = [...ENGINE_PROTOCOLS].sort((a, b) => DESCRIPTORS[a].list_rank - DESCRIPTORS[b].list_rank);
+
+/** The queue discipline of each protocol's ports, as the engine states it (engine/core/src/protocol/ports.rs `PortSetup`). */
 export const DISCIPLINE = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].discipline])) as Record<Protocol, (typeof PORT_DEFAULTS)[Protocol]['discipline']>;
 
 /**
@@ -18,33 +51,36 @@ export const DISCIPLINE = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAU
  * oracle, PDQ's optimal deadline scheduler); their flows are revealed as
  * the shared clock passes their completions.
  */
-export const FLOW_LEVEL: ReadonlySet<string> = new Set(['ideal', 'optimal_deadline']);
+export const FLOW_LEVEL: ReadonlySet<string> = new Set(PROTOCOLS.filter((p) => DESCRIPTORS[p].flow_level));
 
 /** Default port buffer per protocol, bytes (pFabric Table 1), as the engine states it. */
 export const DEFAULT_BUFFER: Record<Protocol, number> = Object.fromEntries(PROTOCOLS.map((p) => [p, PORT_DEFAULTS[p].buffer_bytes])) as Record<Protocol, number>;
 
 /** Default ECN marking threshold K of ECN ports, bytes (pFabric Table 1: 22.5 KB), as the engine states it. */
-export const DEFAULT_ECN_THRESHOLD: number = PORT_DEFAULTS.dctcp.ecn_threshold_bytes;
+export const DEFAULT_ECN_THRESHOLD: number = Math.max(...PROTOCOLS.map((p) => PORT_DEFAULTS[p].ecn_threshold_bytes ?? 0));
+
+/** The protocol the page offers first, and runs when a scenario names none (pFabric: also the engine's default). */
+export const DEFAULT_PROTOCOL: Protocol = PROTOCOLS[0];
 
 /** Discipline, buffer and ECN threshold of a protocol's ports, for the inspector and the queue bars. */
 export function portsOf(settings: Settings, protocol: string): { discipline: string; bufferBytes: number; ecnThresholdBytes?: number } {
   const p = settings.scenario.params?.[protocol] ?? {};
-  const known = (PROTOCOLS as readonly string[]).includes(protocol);
-  const discipline = known ? DISCIPLINE[protocol as Protocol] : 'droptail';
-  const bufferBytes = p.buffer_bytes ?? (known ? DEFAULT_BUFFER[protocol as Protocol] : 225_000);
-  // PASE's strict-priority ports mark each sub-queue at K too.
-  const marks = discipline === 'ecn' || protocol === 'pase';
-  return marks ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? DEFAULT_ECN_THRESHOLD } : { discipline, bufferBytes };
+  const known = descriptorOf(protocol) ? (protocol as Protocol) : null;
+  const discipline = known ? DISCIPLINE[known] : 'droptail';
+  const bufferBytes = p.buffer_bytes ?? (known ? DEFAULT_BUFFER[known] : 225_000);
+  // Ports that mark (ECN FIFOs, and PASE's strict-priority sub-queues) state their K.
+  const k = known ? PORT_DEFAULTS[known].ecn_threshold_bytes : null;
+  return k !== null ? { discipline, bufferBytes, ecnThresholdBytes: p.ecn_threshold_bytes ?? k } : { discipline, bufferBytes };
 }
 
-/** A DCTCP end-host profile (engine/core/src/protocol/params.rs `DctcpProfile`). */
+/** A DCTCP end-host profile (engine/core/src/protocol/window/params.rs `DctcpProfile`). */
 export type DctcpProfile = keyof typeof DCTCP_PROFILES;
 
 /** DCTCP's end-host profiles as the engine lists them, its default first. */
 export const DCTCP_PROFILE_NAMES = Object.keys(DCTCP_PROFILES) as DctcpProfile[];
 
 /** The protocols that read a DCTCP profile (`params.<protocol>.profile`). */
-export const DCTCP_FAMILY: ReadonlySet<string> = new Set(['dctcp', 'd2tcp', 'l2dct']);
+export const DCTCP_FAMILY: ReadonlySet<string> = new Set(PROTOCOLS.filter((p) => DESCRIPTORS[p].dctcp_profile));
 
 /** The DCTCP profile `protocol` runs with in `scenario` (the engine's default when unset), or null for a protocol that reads none. */
 export function dctcpProfileOf(scenario: ScenarioJson, protocol: string): string | null {
@@ -134,6 +170,13 @@ function isInt(x: unknown): x is number {
   return typeof x === 'number' && Number.isInteger(x);
 }
 
+/** Checks a value given for a panel field: a whole number within the field's bounds. */
+function checkField(v: unknown, path: string, f: ParamField, e: (field: string, message: string) => void) {
+  if (v === undefined || (isInt(v) && v >= f.min && (f.max === null || v <= f.max))) return;
+  const range = f.max !== null ? ` from ${f.min} to ${f.max}` : f.min > 0 ? ` of at least ${f.min}` : '';
+  e(path, `must be a whole number${f.unit ? ` of ${f.unit}` : ''}${range}, got ${v}`);
+}
+
 /** Checks settings; returns every problem found (empty when valid). */
 export function validateSettings(s: Settings): FieldError[] {
   const errs: FieldError[] = [];
@@ -163,15 +206,8 @@ export function validateSettings(s: Settings): FieldError[] {
     if (isInt(t.racks) && isInt(t.hosts_per_rack) && t.racks * t.hosts_per_rack > 4096) e('topology', 'at most 4096 hosts in the browser');
     for (const k of ['host_link_gbps', 'fabric_link_gbps']) if (t[k] !== undefined && !(t[k] > 0)) e(`topology.${k}`, `must be above 0, got ${t[k]}`);
   }
-  for (const p of s.protocols) {
-    const b = sc.params?.[p]?.buffer_bytes;
-    if (b !== undefined && !(isInt(b) && b >= 1500)) e(`params.${p}.buffer_bytes`, `must be a whole number of bytes, at least one 1500-byte packet, got ${b}`);
-  }
-  const k = sc.params?.dctcp?.ecn_threshold_bytes;
-  if (k !== undefined && !(isInt(k) && k >= 0)) e('params.dctcp.ecn_threshold_bytes', `must be a whole number of bytes, got ${k}`);
-  const q = sc.params?.phost?.priority_queues;
-  if (q !== undefined && !(isInt(q) && q >= 3 && q <= 8))
-    e('params.phost.priority_queues', `must be a whole number from 3 (control, short data, long data) to 8, got ${q}`);
+  // The engine checks every protocol's parameters, ticked or not.
+  for (const p of PROTOCOLS) for (const f of DESCRIPTORS[p].fields) checkField(sc.params?.[p]?.[f.key], `params.${p}.${f.key}`, f, e);
   const b = s.branch;
   if (b) {
     // A branch of a run no longer shown is dropped (runsOf), not an error.
@@ -192,14 +228,11 @@ export function validateSettings(s: Settings): FieldError[] {
       if (!(Array.isArray(c.port) && c.port.length === 2 && c.port.every((x) => typeof x === 'string' && x))) e('branch.change.port', 'must name the port as its node and the neighbour it sends to, e.g. ["spine0", "tor3"]');
     } else e('branch.change', 'must be a buffer_bytes, protocol, link_down/up, switch_down/up or drop_next change');
   }
-  // The engine checks every protocol's parameters, ticked or not.
   for (const p of DCTCP_FAMILY) {
     const prof = sc.params?.[p]?.profile;
     if (prof !== undefined && !(DCTCP_PROFILE_NAMES as string[]).includes(prof))
       e(`params.${p}.profile`, `unknown DCTCP profile "${prof}" (known: ${DCTCP_PROFILE_NAMES.join(', ')})`);
   }
-  const pq = sc.params?.pase?.queues;
-  if (pq !== undefined && !(isInt(pq) && pq >= 1 && pq <= 8)) e('params.pase.queues', `must be a whole number from 1 to 8 (commodity switches have at most 8 queues), got ${pq}`);
   return errs;
 }
 

@@ -2,9 +2,9 @@
 
 import { memo } from 'react';
 import { PacketKindCode } from '../engine/api';
-import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PFABRIC_RANK_BOUNDS, PRIORITY_PALETTE, type ColorBy } from './palette';
+import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PRIORITY_PALETTE, type ColorBy } from './palette';
 import { bytesText } from './format';
-import { DISCIPLINE, PROTOCOLS, type Protocol } from '../state/settings';
+import { DESCRIPTORS, PROTOCOLS } from '../state/settings';
 import './views.css';
 
 /** Props of {@link Legend}. */
@@ -15,30 +15,23 @@ export interface LegendProps {
   protocols?: readonly string[];
 }
 
-/** What the priority colours mean for each protocol's ports. */
+/** What the priority colours mean for each protocol's ports, from the engine's descriptors. */
 function priorityKey(protocols: readonly string[]): { color: string; label: string }[] {
   const out: { color: string; label: string }[] = [];
-  if (protocols.includes('pfabric')) {
-    const last = PFABRIC_RANK_BOUNDS[PFABRIC_RANK_BOUNDS.length - 1];
-    const names = [...PFABRIC_RANK_BOUNDS.map((b) => `< ${bytesText(b)}`), `≥ ${bytesText(last)}`];
-    names.forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `pFabric rank ${n} left` }));
+  const fifo: string[] = [];
+  for (const p of PROTOCOLS) {
+    if (!protocols.includes(p)) continue;
+    const d = DESCRIPTORS[p];
+    const key = d.priority;
+    if (key.kind === 'ranks') {
+      const last = key.bounds[key.bounds.length - 1];
+      const names = [...key.bounds.map((b) => `< ${bytesText(b)}`), `≥ ${bytesText(last)}`];
+      names.forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `${d.label} rank ${n} left` }));
+    } else if (key.kind === 'queues') {
+      key.labels.forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `${d.label} queue ${i}${n ? `: ${n}` : ''}` }));
+    } else if (key.kind === 'fifo') fifo.push(d.label);
   }
-  if (protocols.includes('phost')) {
-    ['control (RTS, token, ACK)', 'short-flow data', 'long-flow data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `pHost queue ${i}: ${n}` }));
-  }
-  if (protocols.includes('fastpass')) {
-    ['control (request, grant, ACK)', 'data'].forEach((n, i) => out.push({ color: PRIORITY_PALETTE[i], label: `Fastpass queue ${i}: ${n}` }));
-  }
-  if (protocols.includes('pase')) {
-    // As many queues as params.pase.queues (8 by default); the last one is the lowest, whose flows probe.
-    PRIORITY_PALETTE.forEach((color, i) =>
-      out.push({ color, label: `PASE queue ${i}${i === 0 ? ': top (control, ACKs, the most critical flows)' : i === 7 ? ': lowest of 8 (flows there probe)' : ''}` }),
-    );
-  }
-  const fifo = PROTOCOLS.filter((p: Protocol) => DISCIPLINE[p] === 'ecn' || DISCIPLINE[p] === 'droptail');
-  if (fifo.some((p) => protocols.includes(p))) {
-    out.push({ color: PRIORITY_PALETTE[0], label: `${fifo.map((p) => p.toUpperCase()).join(', ')}: one FIFO queue` });
-  }
+  if (fifo.length) out.push({ color: PRIORITY_PALETTE[0], label: `${fifo.join(', ')}: one FIFO queue` });
   return out;
 }
 

@@ -6,6 +6,7 @@
 // the canvas picks it up on its next frame.
 
 import { PacketKindCode } from '../engine/api';
+import { descriptorOf } from '../state/settings';
 
 /** The colour schemes the page offers. */
 export const PALETTE_NAMES = ['default', 'okabe-ito'] as const;
@@ -55,19 +56,18 @@ export const PRIORITY_PALETTE: string[] = ['#c92a2a', '#e8590c', '#f59f00', '#2b
 const DEFAULT_PRIORITIES = [...PRIORITY_PALETTE];
 const OKABE_PRIORITIES = [O.vermillion, O.orange, O.yellow, O.green, O.sky, O.blue, O.purple, O.black];
 
-/** pFabric rank buckets (remaining flow bytes), upper bounds, for the legend. */
-export const PFABRIC_RANK_BOUNDS = [10e3, 100e3, 1e6, 10e6] as const;
-
 /**
- * Index into PRIORITY_PALETTE for a departing packet's priority: on
- * pFabric ports it is the rank (remaining flow bytes; ACKs and probes 0),
- * bucketed below 10 KB, 100 KB, 1 MB, 10 MB and above; elsewhere it is the
- * sub-queue (0 for a single FIFO).
+ * Index into PRIORITY_PALETTE for a departing packet's priority: on ports
+ * that rank packets (pFabric's: `priority.kind` 'ranks' in the protocol's
+ * descriptor) it is the rank (remaining flow bytes; ACKs and probes 0),
+ * bucketed by the descriptor's bounds (below 10 KB, 100 KB, 1 MB, 10 MB
+ * and above); elsewhere it is the sub-queue (0 for a single FIFO).
  */
 export function priorityColorIndex(protocol: string, prio: number): number {
-  if (protocol === 'pfabric') {
+  const key = descriptorOf(protocol)?.priority;
+  if (key?.kind === 'ranks') {
     let b = 0;
-    while (b < PFABRIC_RANK_BOUNDS.length && prio >= PFABRIC_RANK_BOUNDS[b]) b++;
+    while (b < key.bounds.length && prio >= key.bounds[b]) b++;
     return b;
   }
   return Math.max(0, Math.min(PRIORITY_PALETTE.length - 1, prio | 0));
@@ -99,20 +99,6 @@ export const COLORS: Record<'link' | 'linkSelected' | 'host' | 'switchFill' | 's
 const DEFAULT_COLORS = { ...COLORS };
 const OKABE_COLORS = { ...COLORS, linkSelected: O.blue, queue: O.blue, queueOverK: O.vermillion, drop: O.vermillion, mark: O.orange, rate: O.green };
 
-/** Colours of the runs in the charts, by protocol so a protocol keeps its colour everywhere. */
-const PROTOCOL_COLORS: Record<string, string> = {
-  pfabric: '#1f77b4',
-  dctcp: '#e8590c',
-  d2tcp: '#f08c00',
-  l2dct: '#9c36b5',
-  tcp: '#6c757d',
-  rcp: '#2b8a3e',
-  ideal: '#111111',
-  phost: '#7048e8',
-  pase: '#8c564b',
-  pdq: '#c2255c',
-  fastpass: '#0b7285',
-};
 const SPARE = ['#d6336c', '#5c940d', '#364fc7', '#e67700'];
 
 /** Okabe-Ito run colours, by the run's place on the page (at most 4 protocols and a branch: always distinct). */
@@ -142,5 +128,6 @@ export function applyPalette(name: PaletteName) {
 /** The colour of run `i` running `protocol` in the charts: by protocol (so it keeps its colour everywhere), or, colour-blind-safe, by place. */
 export function runColor(protocol: string, i: number): string {
   if (current === 'okabe-ito') return OKABE_RUNS[i % OKABE_RUNS.length];
-  return PROTOCOL_COLORS[protocol.toLowerCase()] ?? SPARE[i % SPARE.length];
+  // By protocol (each descriptor's colour) so a protocol keeps its colour everywhere.
+  return descriptorOf(protocol.toLowerCase())?.color ?? SPARE[i % SPARE.length];
 }

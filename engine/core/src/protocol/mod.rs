@@ -10,12 +10,17 @@
 //! * switch-resident logic: every packet entering an output port (RCP, PDQ
 //!   and D3 read and rewrite headers there, and keep per-port state);
 //! * control-plane entities: packets addressed to a switch (PASE's
-//!   arbitrators), or to a host acting as an arbiter (Fastpass);
-//! * pull-based senders: a host's idle NIC asks for its next packet (pHost).
+//!   arbitrators), or to a host acting as an arbiter (Fastpass).
 //!
 //! All hooks but the first three default to doing nothing.
+//!
+//! Each protocol lives in its own folder (`<name>/`: the protocol, its
+//! parameters, its switch logic, and its [`plugin::Plugin`], which tells
+//! the rest of the engine its ports, how to build it, whether a run can be
+//! split and what the page shows of it); `registry.rs` lists them once.
+//! The window transports (TCP, DCTCP, D2TCP, L2DCT, pFabric) share one
+//! folder, `window/`, and its congestion controllers (`window/cc.rs`).
 
-pub mod cc;
 pub mod fastpass;
 pub mod flow_table;
 pub mod ideal;
@@ -24,14 +29,17 @@ pub mod params;
 pub mod pase;
 pub mod pdq;
 pub mod phost;
+pub mod plugin;
+pub mod ports;
 pub mod rcp;
+pub mod registry;
 pub mod scoreboard;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod timer;
 pub mod window;
 
-pub use params::ProtocolParams;
+pub use registry::{ProtocolName, ProtocolParams, Visit};
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;

@@ -71,3 +71,11 @@ impl<P: Protocol> Harness<P> {
         out
     }
 }
+
+/// Parameters of every protocol read from `json` and checked, as a
+/// scenario's `params`.
+pub(crate) fn params(json: &str) -> Result<super::ProtocolParams, String> {
+    let p: super::ProtocolParams = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    p.validate()?;
+    Ok(p)
+}

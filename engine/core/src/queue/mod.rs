@@ -5,7 +5,6 @@
 
 mod fifo;
 mod pfabric;
-pub mod setup;
 mod strict_priority;
 
 pub use fifo::Fifo;

@@ -6,7 +6,7 @@ use super::super::judge::{Bound, Check, Kind};
 use super::super::readings::{Rule, SIMILAR_DEADLINES};
 use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size};
 use super::{by_point, grid, mean, span, Grid};
-use dcsim_core::protocol::params::PdqParams;
+use dcsim_core::protocol::pdq::params::PdqParams;
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use dcsim_core::workload::{MatrixSpec, SizeSpec};
 use ProtocolName as P;

@@ -26,18 +26,22 @@
 //! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
-use super::flow_table::FlowTable;
-use super::scoreboard::Scoreboard;
-use super::timer::{Fired, LazyTimer, Pacer};
-use super::window::{receive_at_rate_receiver, Receiver};
-use super::{Io, Protocol};
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::packet::{Header, Packet, PacketKind, RcpHeader};
-use crate::protocol::params::RcpParams;
+use crate::protocol::flow_table::FlowTable;
+use crate::protocol::scoreboard::Scoreboard;
+use crate::protocol::timer::{Fired, LazyTimer, Pacer};
+use crate::protocol::window::{receive_at_rate_receiver, Receiver};
+use crate::protocol::{Io, Protocol};
 use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
+use params::RcpParams;
 use std::collections::BTreeMap;
+
+pub mod params;
+mod plugin;
+pub use plugin::{D3Plugin, RcpPlugin};
 
 /// RCP timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

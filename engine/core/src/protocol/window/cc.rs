@@ -10,8 +10,8 @@
 //! RTT, DCTCP's alpha, PASE's queue) stays in [`Sender`]; a controller
 //! adds no per-flow state of its own.
 
-use super::window::{PaseMode, Sender};
-use crate::protocol::params::{D2tcpParams, DctcpSettings, L2dctParams, PFabricParams};
+use super::params::{D2tcpParams, DctcpSettings, L2dctParams, PFabricParams};
+use crate::protocol::window::{PaseMode, Sender};
 use crate::units::{SimTime, MSS};
 
 /// What a controller decides; every hook has TCP NewReno's answer as its
@@ -249,7 +249,7 @@ impl CongestionControl for PFabric {
 
 /// PASE's end hosts (PASE paper section 3.2, PROTOCOLS.md section 7):
 /// DCTCP's cut on marks; the window otherwise follows the arbitrated queue
-/// ([`PaseMode`], set by `protocol/pase.rs`): the top queue holds the
+/// ([`PaseMode`], set by `protocol/pase/`): the top queue holds the
 /// reference rate's window, an intermediate queue grows from 1 packet, the
 /// lowest holds 1 packet and probes once per probe interval instead of
 /// retransmitting.

@@ -133,3 +133,19 @@ pub fn run(net: &Network, mut gen: FlowGenerator, max_time: SimTime) -> IdealRun
     let end = records.iter().filter_map(|r| r.end).max().unwrap_or(now);
     IdealRun { records, end, events }
 }
+
+crate::protocol::plugin::flow_level_plugin!(
+    /// The Ideal scheduler as a plug-in.
+    IdealPlugin,
+    run,
+    crate::protocol::plugin::Descriptor {
+        label: "Ideal",
+        summary: "Ideal: the flow-level oracle, greedy SRPT matching of sources and destinations (pFabric section 4)",
+        color: "#111111",
+        list_rank: 11,
+        flow_level: true,
+        dctcp_profile: false,
+        priority: crate::protocol::plugin::PriorityKey::None,
+        fields: &[],
+    }
+);
