@@ -44,6 +44,7 @@ pub mod packet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
 pub mod protocol;
+pub mod protocol_name;
 pub mod queue;
 pub mod report;
 pub mod rng;

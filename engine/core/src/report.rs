@@ -8,9 +8,8 @@
 //! as numbers, negative ones included. Quoting is RFC 4180's: a field is
 //! quoted when it holds a comma, a quote or a line break.
 
-use crate::metrics::{BucketStats, FlowRecord, Summary};
+use crate::metrics::{BucketStats, FlowRecord, StopReason, Summary};
 use crate::net::PortRole;
-use crate::sim::StopReason;
 
 /// Columns of the per-flow CSV.
 pub const FLOW_COLUMNS: [&str; 13] =

@@ -11,13 +11,15 @@
 use crate::event::EventList;
 use crate::fault::FaultAction;
 use crate::ids::{FlowId, NodeId, PortId};
+/// Why a run stopped (defined with the metrics; here too for the callers
+/// that read it from the simulation).
+pub use crate::metrics::StopReason;
 use crate::metrics::{Counters, FlowRecord, Sample};
-use crate::net::{Network, PortRole, Switching};
+use crate::net::{LoadBalancing, Network, PortRole, Switching};
 use crate::packet::{Packet, PacketId, Packets};
 use crate::protocol::{Action, Io, Protocol};
 use crate::queue::{DropReason, Dropped, EnqueueOutcome, Queue};
 use crate::rng::{SimRng, Stream};
-use crate::scenario::LoadBalancing;
 use crate::trace::{Trace, TraceKind};
 use crate::units::{SimTime, HEADER, MSS};
 use crate::workload::{FlowGenerator, FlowSpec};
@@ -383,20 +385,6 @@ impl Part {
     fn owns(&self, node: NodeId) -> bool {
         self.owner[node.idx()] as usize == self.index
     }
-}
-
-/// Why a run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// Every flow completed.
-    AllFlowsDone,
-    /// The event list ran dry with flows unfinished (a protocol stalled).
-    Idle,
-    /// The simulated time limit was reached.
-    TimeLimit,
-    /// The event-count limit was reached.
-    EventLimit,
 }
 
 /// Settings the simulation needs besides the protocol.
