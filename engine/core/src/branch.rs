@@ -20,7 +20,7 @@
 //!   divergence time is 0 whatever `at_us` says.
 
 use crate::fault::FaultKind;
-use crate::scenario::ProtocolName;
+use crate::protocol::ProtocolName;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,8 +1,8 @@
 //! The event list. The simulation owns one; nothing else schedules events.
 //!
 //! Events are ordered by a key (time, tie): the time in picoseconds, then
-//! a tie-break number the simulation gives each event (`sim.rs`,
-//! `tie`: the kind of event and the port, node or flow it concerns,
+//! a tie-break number the simulation gives each event (`sim::tie`: the
+//! kind of event and the port, node or flow it concerns,
 //! never the order events were scheduled in). So the order of events at
 //! equal times does not depend on which part of the simulation scheduled
 //! them first, which is what lets a run split between threads give the

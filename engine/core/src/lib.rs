@@ -18,19 +18,20 @@
 //! * [`net`]: topologies (leaf-spine, single bottleneck, single rack,
 //!   tree), routes, and the ideal FCT of a flow.
 //! * [`workload`]: flow sizes, arrivals and traffic matrices.
+//! * [`metrics`], [`trace`]: per-flow records, counters, summaries, the
+//!   stability check; the structured event stream the browser animates.
 //! * [`protocol`]: the [`protocol::Protocol`] trait and the protocols:
 //!   end-host state machines driven by packets and timers, switch-resident
 //!   logic at output ports, control-plane entities.
 //! * [`sim`]: the simulation value that owns time, events, ports and wires
 //!   and drives a protocol.
-//! * [`metrics`], [`trace`]: per-flow records, counters, summaries, the
-//!   stability check; the structured event stream the browser animates.
 //! * [`scenario`], [`run`]: scenario files and the one entry point that
 //!   turns a scenario into results.
 //! * [`timeline`]: time travel, a run with checkpoints (snapshots) so any
 //!   simulated time is one checkpoint interval of replay away.
 //!
-//! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
+//! `docs/architecture.md` describes the layers (their order is checked by
+//! `tests/layers.rs`) and how to add a protocol.
 
 pub mod branch;
 pub mod event;

@@ -4,7 +4,6 @@
 
 use crate::net::PortRole;
 use crate::packet::Packet;
-use crate::sim::StopReason;
 use crate::units::SimTime;
 use crate::workload::FlowSpec;
 use serde::{Deserialize, Serialize};
@@ -177,6 +176,20 @@ impl Counters {
     pub fn control_dropped_total(&self) -> u64 {
         self.control_dropped.iter().sum()
     }
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Every flow completed.
+    AllFlowsDone,
+    /// The event list ran dry with flows unfinished (a protocol stalled).
+    Idle,
+    /// The simulated time limit was reached.
+    TimeLimit,
+    /// The event-count limit was reached.
+    EventLimit,
 }
 
 /// The backlog at the sources at one time: bytes of arrived flows that

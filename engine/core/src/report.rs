@@ -8,9 +8,8 @@
 //! as numbers, negative ones included. Quoting is RFC 4180's: a field is
 //! quoted when it holds a comma, a quote or a line break.
 
-use crate::metrics::{BucketStats, FlowRecord, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
+use crate::metrics::{BucketStats, FlowRecord, StopReason, Summary, LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::net::PortRole;
-use crate::sim::StopReason;
 use crate::units::SimTime;
 
 /// One column of a CSV the engine writes: its header and what it holds in

@@ -4,27 +4,15 @@
 //! falls back to a default.
 
 use crate::net::topology::TopologySpec;
+/// How switches pick among equal-cost next hops (defined with the
+/// network, which the simulation reads it from).
+pub use crate::net::LoadBalancing;
 use crate::net::Switching;
 /// The protocols, listed once in `protocol/registry.rs`.
 pub use crate::protocol::{ProtocolName, ProtocolParams};
 use crate::workload::WorkloadSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// How switches pick among equal-cost next hops.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum LoadBalancing {
-    /// Each packet takes the next equal-cost port in round robin at every
-    /// switch (per-packet spraying, the pFabric and pHost default; the pHost
-    /// authors' simulator sprays round robin).
-    #[default]
-    Spray,
-    /// Each packet picks a uniformly random equal-cost port.
-    SprayRandom,
-    /// Each flow hashes to one port (ECMP).
-    Ecmp,
-}
 
 fn d_seed() -> u64 {
     1

@@ -245,3 +245,18 @@ impl Switching {
         !matches!(self, Switching::CutThrough)
     }
 }
+
+/// How switches pick among equal-cost next hops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadBalancing {
+    /// Each packet takes the next equal-cost port in round robin at every
+    /// switch (per-packet spraying, the pFabric and pHost default; the pHost
+    /// authors' simulator sprays round robin).
+    #[default]
+    Spray,
+    /// Each packet picks a uniformly random equal-cost port.
+    SprayRandom,
+    /// Each flow hashes to one port (ECMP).
+    Ecmp,
+}

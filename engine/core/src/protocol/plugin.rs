@@ -5,15 +5,26 @@
 //! implementations, and its one `match` turns a protocol's name into the
 //! monomorphised code that runs it.
 
-use super::ideal::IdealRun;
 use super::ports::PortSetup;
 use super::Protocol;
+use crate::metrics::FlowRecord;
 use crate::net::Network;
 use crate::units::SimTime;
 use crate::workload::FlowGenerator;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+/// Result of a flow-level run (Ideal, the optimal deadline scheduler).
+#[derive(Clone)]
+pub struct IdealRun {
+    /// One record per flow.
+    pub records: Vec<FlowRecord>,
+    /// Time the last flow completed.
+    pub end: SimTime,
+    /// Scheduling decisions made (events).
+    pub events: u64,
+}
 
 /// A flow-level scheduler: runs a whole workload at once, up to the time
 /// limit (Ideal, the optimal deadline scheduler).

@@ -1,13 +1,12 @@
 //! The ports a protocol runs on (issue 19): the discipline, the buffer of
 //! every port, ECN marking and the number of priority sub-queues, from the
-//! protocol's parameters (each protocol's `Plugin::ports`). `run.rs` builds
+//! protocol's parameters (each protocol's `Plugin::ports`; `PortSetup::of`, in `registry.rs`,
+//! asks the named protocol). `run.rs` builds
 //! the queues from it, the WebAssembly binding reports it for the loaded
 //! scenario, and the page's queue bars, port inspector and legend read it
 //! (their defaults through `dcsim names`, generated into
 //! `web/src/engine/names.generated.ts`).
 
-use super::plugin::Plugin;
-use super::registry::{ProtocolName, ProtocolParams, Visit};
 use crate::queue::{Fifo, PFabricQueue, Queue, StrictPriority};
 use serde::Serialize;
 
@@ -51,19 +50,6 @@ impl PortSetup {
 
     /// No ports: a flow-level scheduler's.
     pub const NONE: PortSetup = PortSetup { discipline: Discipline::None, buffer_bytes: 0, ecn_threshold_bytes: None, queues: 0 };
-
-    /// The ports `protocol` runs on with parameters `p` (each protocol's
-    /// `Plugin::ports`).
-    pub fn of(protocol: ProtocolName, p: &ProtocolParams) -> PortSetup {
-        struct Ports;
-        impl Visit for Ports {
-            type Out = PortSetup;
-            fn visit<P: Plugin>(self, _: ProtocolName, p: &P::Params) -> PortSetup {
-                P::ports(p)
-            }
-        }
-        protocol.visit(p, Ports)
-    }
 
     /// An empty queue of this setup (`None` for the flow-level schedulers).
     pub fn queue(&self) -> Option<Queue> {

@@ -7,6 +7,7 @@
 //! protocol").
 
 use super::plugin::{Descriptor, Plugin};
+use super::ports::PortSetup;
 use super::{fastpass, ideal, optimal_deadline, pase, pdq, phost, rcp, window};
 use crate::net::Network;
 use schemars::JsonSchema;
@@ -148,6 +149,21 @@ impl ProtocolName {
             .into_iter()
             .find(|p| p.as_str() == s)
             .ok_or_else(|| format!("protocol: unknown protocol `{s}` (known: {})", Self::ALL.map(|p| p.as_str()).join(", ")))
+    }
+}
+
+impl PortSetup {
+    /// The ports `protocol` runs on with parameters `p` (each protocol's
+    /// `Plugin::ports`).
+    pub fn of(protocol: ProtocolName, p: &ProtocolParams) -> PortSetup {
+        struct Ports;
+        impl Visit for Ports {
+            type Out = PortSetup;
+            fn visit<P: Plugin>(self, _: ProtocolName, p: &P::Params) -> PortSetup {
+                P::ports(p)
+            }
+        }
+        protocol.visit(p, Ports)
     }
 }
 

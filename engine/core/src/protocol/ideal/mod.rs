@@ -29,16 +29,7 @@ struct Active {
     abort_at: SimTime,
 }
 
-/// Result of an Ideal run.
-#[derive(Clone)]
-pub struct IdealRun {
-    /// One record per flow.
-    pub records: Vec<FlowRecord>,
-    /// Time the last flow completed.
-    pub end: SimTime,
-    /// Scheduling decisions made (events).
-    pub events: u64,
-}
+pub use crate::protocol::plugin::IdealRun;
 
 /// Wire bytes of a whole flow.
 pub(crate) fn wire_bytes(size: u64) -> u64 {
