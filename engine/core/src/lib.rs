@@ -31,11 +31,18 @@
 //!   simulated time is one checkpoint interval of replay away.
 //!
 //! `engine/ARCHITECTURE.md` shows where each protocol's parts live.
+//!
+//! No `unsafe` outside two fenced places, each allowed where it is and
+//! nowhere else: the counting allocator ([`heap`]) and the posts the
+//! threads of a split run share (`parallel`'s board).
+
+#![deny(unsafe_code)]
 
 pub mod branch;
 pub mod event;
 pub mod exports;
 pub mod fault;
+#[allow(unsafe_code)]
 pub mod heap;
 pub mod ids;
 pub mod metrics;
