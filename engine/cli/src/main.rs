@@ -201,7 +201,10 @@ fn run_threads(
         match dcsim_core::parallel::unsplittable(s, opts) {
             None => {
                 let t0 = Instant::now();
-                let (out, how) = dcsim_core::parallel::run(s, threads, opts)?;
+                let (out, how) = dcsim_core::parallel::run_with(s, threads, opts, parallel_options())?;
+                if let Some(stats) = &how.stats {
+                    print_parallel_stats(stats, how.folded_at);
+                }
                 if let (Some(why), true, false) = (&how.reason, explicit, quiet) {
                     eprintln!("note: one thread: {why}");
                 }
@@ -219,6 +222,34 @@ fn run_threads(
     }
     let (out, wall) = run_with_progress(s, opts, quiet, trace_out)?;
     Ok((out, wall, 1))
+}
+
+/// The split run's options from the environment: `DCSIM_PARALLEL_NOFOLD`
+/// set never folds (to measure the split alone), `DCSIM_PARALLEL_STATS`
+/// set prints where each thread's time went; the wall clock for measured
+/// folding (`Instant::now`).
+fn parallel_options() -> dcsim_core::parallel::Options {
+    use dcsim_core::parallel::{Fold, Options};
+    let fold = if std::env::var_os("DCSIM_PARALLEL_NOFOLD").is_some() { Fold::Never } else { Fold::Auto };
+    Options { fold, clock: Some(Instant::now), stats: std::env::var_os("DCSIM_PARALLEL_STATS").is_some() }
+}
+
+/// `DCSIM_PARALLEL_STATS`: when the run folded, and each thread's time.
+fn print_parallel_stats(stats: &dcsim_core::parallel::Stats, folded_at: Option<dcsim_core::units::SimTime>) {
+    if let (Some(cells), Some(at)) = (stats.folded_after, folded_at) {
+        eprintln!("parallel: folded onto one thread after {cells} cells, at {} us", at.ps() as f64 / 1e6);
+    }
+    for t in &stats.threads {
+        let parts: Vec<String> = t.events.iter().map(|(i, e)| format!("part {i}: {e} events")).collect();
+        eprintln!(
+            "parallel: {}; {} cells, busy {:.3} s, waiting {:.3} s, {} packets handed over",
+            parts.join(", "),
+            t.cells,
+            t.busy_ns as f64 / 1e9,
+            t.waiting_ns as f64 / 1e9,
+            t.sent
+        );
+    }
 }
 
 fn print_summary(s: &Summary) {

@@ -1,7 +1,7 @@
 //! Scheduled faults (issue 16): links and switches that fail and come back
 //! at given times, in scenario files (`faults`) and as what-if branches.
 //!
-//! Model (engine/ARCHITECTURE.md, "Faults"):
+//! Model (docs/architecture.md, "Time travel, faults and branches"):
 //! * A down link drops, in both directions, the packets buffered at its
 //!   ports at once, every packet that reaches its ports while it is down,
 //!   and the packets already on its wires (they arrive nowhere). All are

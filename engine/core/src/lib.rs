@@ -32,11 +32,18 @@
 //!
 //! `docs/architecture.md` describes the layers (their order is checked by
 //! `tests/layers.rs`) and how to add a protocol.
+//!
+//! No `unsafe` outside two fenced places, each allowed where it is and
+//! nowhere else: the counting allocator ([`heap`]) and the posts the
+//! threads of a split run share (`parallel`'s board).
+
+#![deny(unsafe_code)]
 
 pub mod branch;
 pub mod event;
 pub mod exports;
 pub mod fault;
+#[allow(unsafe_code)]
 pub mod heap;
 pub mod ids;
 pub mod metrics;

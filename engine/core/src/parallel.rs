@@ -53,9 +53,8 @@ use crate::run::{summarize, with_simulation, RunOptions, RunOutput, WithSimulati
 use crate::scenario::{LoadBalancing, Scenario};
 use crate::sim::{Outgoing, PartOutput, Settlement, Simulation, StopReason};
 use crate::units::SimTime;
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// How a run was carried out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +70,8 @@ pub struct Parallel {
     /// When the split run went on with one thread running every part
     /// (see [`Fold`]), if it did.
     pub folded_at: Option<SimTime>,
+    /// Where the threads' time went, when [`Options::stats`] asked.
+    pub stats: Option<Stats>,
 }
 
 /// When a split run folds onto one thread: one thread runs every part in
@@ -83,11 +84,11 @@ pub struct Parallel {
 /// on the machine), that costs more than the parallel work gains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fold {
-    /// Measured (the default): every [`FOLD_WINDOW`] cells the first
-    /// thread compares the window's wall time with the time all threads
-    /// spent simulating in it (what one thread would have needed); two
-    /// windows in a row that took more than [`FOLD_MARGIN`] times that
-    /// fold the run.
+    /// Measured (the default; it needs [`Options::clock`]): every
+    /// [`FOLD_WINDOW`] cells the first thread compares the window's wall
+    /// time with the time all threads spent simulating in it (what one
+    /// thread would have needed); two windows in a row that took more than
+    /// [`FOLD_MARGIN`] times that fold the run.
     Auto,
     /// Never fold.
     Never,
@@ -106,22 +107,73 @@ pub const FOLD_WINDOW: u64 = 1 << 16;
 /// left in both sides of the comparison).
 pub const FOLD_MARGIN: f64 = 1.1;
 
+/// What a split run is told from outside: the core reads no environment
+/// and no clock, so the command line passes these in.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// When to fold onto one thread.
+    pub fold: Fold,
+    /// The function that reads the wall clock (`Instant::now`): what
+    /// [`Fold::Auto`] measures with, and [`Options::stats`] times with
+    /// (the core reads no clock itself, it only subtracts the readings).
+    /// Without one, `Fold::Auto` never folds and the stats hold no times.
+    pub clock: Option<fn() -> Instant>,
+    /// Record where each thread's time went ([`Parallel::stats`]).
+    pub stats: bool,
+}
+
+impl Default for Options {
+    /// [`Fold::Auto`], no clock (so no fold), no stats.
+    fn default() -> Self {
+        Options { fold: Fold::Auto, clock: None, stats: false }
+    }
+}
+
+/// Where a split run's threads spent their time (asked for with
+/// [`Options::stats`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// The cells after which the run folded onto one thread, if it did
+    /// ([`Parallel::folded_at`] says when in simulated time).
+    pub folded_after: Option<u64>,
+    /// The threads that ran to the end, in order (after a fold only the
+    /// first one, which ran every part).
+    pub threads: Vec<ThreadStats>,
+}
+
+/// One thread's share of [`Stats`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThreadStats {
+    /// Each part the thread ran at the end, with the events it processed.
+    pub events: Vec<(usize, u64)>,
+    /// Cells the thread went through.
+    pub cells: u64,
+    /// Nanoseconds spent simulating its parts and posting.
+    pub busy_ns: u64,
+    /// Nanoseconds spent waiting for the other parts' notes.
+    pub waiting_ns: u64,
+    /// Packets its parts handed over to other parts.
+    pub sent: usize,
+}
+
 /// Runs `scenario` to the end on up to `threads` threads; the output is
 /// the one [`crate::run`] gives, byte for byte. Falls back to one thread
-/// (saying why) when the scenario cannot be split. Folds onto one thread
-/// when splitting stops paying ([`Fold::Auto`]; the environment variable
-/// `DCSIM_PARALLEL_NOFOLD` set: [`Fold::Never`], to measure the split
-/// alone).
+/// (saying why) when the scenario cannot be split. With the default
+/// [`Options`] (no clock) it never folds; [`run_with`] passes a clock.
 pub fn run(scenario: &Scenario, threads: usize, opts: RunOptions) -> Result<(RunOutput, Parallel), String> {
-    let fold = if std::env::var_os("DCSIM_PARALLEL_NOFOLD").is_some() { Fold::Never } else { Fold::Auto };
-    run_folding(scenario, threads, opts, fold)
+    run_with(scenario, threads, opts, Options::default())
 }
 
 /// [`run`], folding onto one thread as `fold` says.
 pub fn run_folding(scenario: &Scenario, threads: usize, opts: RunOptions, fold: Fold) -> Result<(RunOutput, Parallel), String> {
+    run_with(scenario, threads, opts, Options { fold, ..Options::default() })
+}
+
+/// [`run`] with the [`Options`] the caller passes in.
+pub fn run_with(scenario: &Scenario, threads: usize, opts: RunOptions, options: Options) -> Result<(RunOutput, Parallel), String> {
     scenario.validate()?;
     let one = |reason: Option<String>| -> Result<(RunOutput, Parallel), String> {
-        Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason, folded_at: None }))
+        Ok((crate::run::run(scenario, opts)?, Parallel { parts: 1, threads: 1, reason, folded_at: None, stats: None }))
     };
     if threads <= 1 {
         return one(None);
@@ -138,8 +190,8 @@ pub fn run_folding(scenario: &Scenario, threads: usize, opts: RunOptions, fold: 
     // results do not depend on it).
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let threads = parts.min(cores);
-    let (out, folded_at) = with_simulation(scenario, opts, Split { owner: &owner, parts, threads, fold })?;
-    Ok((out, Parallel { parts, threads, reason: None, folded_at }))
+    let (out, folded_at, stats) = with_simulation(scenario, opts, Split { owner: &owner, parts, threads, options })?;
+    Ok((out, Parallel { parts, threads, reason: None, folded_at, stats }))
 }
 
 /// Why `scenario` runs on one thread whatever is asked (see the module's
@@ -200,8 +252,9 @@ pub fn partition(net: &Network, parts: usize) -> Option<Vec<u8>> {
     Some((0..n).map(|v| part_of[group[v]]).collect())
 }
 
-/// What a part publishes at the end of a cell besides its [`Note`]: the
-/// bulk, read by the other threads only where the note says there is some.
+/// What a part publishes at the end of a cell besides its note (`Seen`):
+/// the bulk, read by the other threads only where the note says there is
+/// some.
 #[derive(Default)]
 struct Post {
     /// Packets for each part (its own entry stays empty).
@@ -213,49 +266,7 @@ struct Post {
     busy_ns: u64,
 }
 
-/// One part's post for one cell parity, shared between the threads
-/// without a lock: the notes' cell counts order every access (see
-/// `Split::with`).
-struct PostCell(UnsafeCell<Post>);
-
-// SAFETY: a `PostCell` is written only by the thread that runs its part,
-// and only while no thread reads it: a post of parity `p` is written in
-// cells c and c + 2 and read by the other threads between their waits of
-// cells c and c + 1 (`Notes::wait_all`); the writer's wait of cell c + 1
-// returns only once every part has noted cell c + 1, which each thread
-// does after it finished reading the posts of cell c. `Post` itself is
-// `Send`.
-unsafe impl Sync for PostCell {}
-
-/// What every thread reads of a part after every cell, in one cache line
-/// with the count of cells the part has posted: a thread waiting for the
-/// part spins on this line, and once the count comes the rest of the note
-/// is already in its cache. (Before, the count had a line of its own and
-/// the note's fields were spread over the post and the vectors' headers:
-/// four to six lines crossed between the cores every cell, where now one
-/// does, plus the packets when there are some. Sparse runs, with a few
-/// events a cell, spent most of their time there.)
-///
-/// The fields other than `cells` are written (relaxed) before `cells`
-/// (release) and read (relaxed) after it (acquire).
-#[repr(C, align(128))]
-struct Note {
-    /// Cells posted (the part's epoch).
-    cells: AtomicU64,
-    /// Time of its next pending event (`u64::MAX`: none).
-    next: AtomicU64,
-    /// Earliest arrival among the packets it handed over (`u64::MAX`:
-    /// none).
-    out_min: AtomicU64,
-    /// Events it counted so far.
-    events: AtomicU64,
-    /// Time of the last event it processed.
-    last: AtomicU64,
-    /// [`flag`] bits.
-    flags: AtomicU64,
-}
-
-/// Bits of [`Note::flags`].
+/// Bits of [`Seen::flags`].
 mod flag {
     /// It ran far past the event limit inside the cell.
     pub const RUNAWAY: u64 = 1;
@@ -268,85 +279,45 @@ mod flag {
     pub const SETTLED: u64 = 8;
 }
 
-/// A note as read, for the decision after a cell.
-#[derive(Clone, Copy)]
+/// A part's note of a cell, as published and as read, for the decision
+/// after the cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Seen {
+    /// Time of its next pending event (`u64::MAX`: none).
     next: u64,
+    /// Earliest arrival among the packets it handed over (`u64::MAX`:
+    /// none).
     out_min: u64,
+    /// Events it counted so far.
     events: u64,
+    /// Time of the last event it processed.
     last: u64,
+    /// [`flag`] bits.
     flags: u64,
 }
 
-/// The parts' notes, two per part (one per cell parity), and how threads
-/// wait for them.
-///
-/// Waiting spins a little before yielding (a cell's work is microseconds,
-/// so sleeping would dominate); with more threads than cores a spinning
-/// thread would keep the one with work from running, so it yields at once
-/// then. (Blocking in the operating system's barrier was measured 5 to 7
-/// times slower with 3 and 4 threads on 2 cores: waking a thread takes
-/// longer than a cell.)
-struct Notes {
-    notes: Vec<[Note; 2]>,
-    /// Spins before yielding.
-    spins: u32,
+/// The [`flag`] bits of a note: the part's window ran to its end
+/// (`alive`), the first thread's fold decision rides on it, the lowest
+/// arrival time of the packets it handed over (`u64::MAX`: none), and
+/// whether it settled flows.
+fn flags(alive: bool, fold_now: bool, out_min: u64, settled: bool) -> u64 {
+    (if alive { 0 } else { flag::RUNAWAY })
+        | if fold_now { flag::FOLD } else { 0 }
+        | if out_min != u64::MAX { flag::OUT } else { 0 }
+        | if settled { flag::SETTLED } else { 0 }
 }
 
-impl Notes {
-    fn new(parts: usize, threads: usize) -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let zero = || Note {
-            cells: AtomicU64::new(0),
-            next: AtomicU64::new(0),
-            out_min: AtomicU64::new(0),
-            events: AtomicU64::new(0),
-            last: AtomicU64::new(0),
-            flags: AtomicU64::new(0),
-        };
-        Notes { notes: (0..parts).map(|_| [zero(), zero()]).collect(), spins: if threads <= cores { 1 << 12 } else { 0 } }
-    }
+/// The posts and notes the threads share (the only `unsafe` of this
+/// module; see its documentation).
+#[allow(unsafe_code)]
+mod board;
+use board::{Board, Seat};
 
-    /// Part `part` has written its post of cell number `cells` (the first
-    /// cell is number 1; a cell's post and note are those of its number's
-    /// parity) and notes it.
-    fn publish(&self, part: usize, cells: u64, seen: Seen) {
-        let n = &self.notes[part][(cells & 1) as usize];
-        n.next.store(seen.next, Ordering::Relaxed);
-        n.out_min.store(seen.out_min, Ordering::Relaxed);
-        n.events.store(seen.events, Ordering::Relaxed);
-        n.last.store(seen.last, Ordering::Relaxed);
-        n.flags.store(seen.flags, Ordering::Relaxed);
-        n.cells.store(cells, Ordering::Release);
-    }
-
-    /// Waits until every part has noted cell number `cells`, and reads
-    /// their notes into `into` (by part).
-    fn wait_all(&self, cells: u64, into: &mut Vec<Seen>) {
-        into.clear();
-        for pair in &self.notes {
-            let n = &pair[(cells & 1) as usize];
-            let mut spins = 0u32;
-            while n.cells.load(Ordering::Acquire) < cells {
-                if spins < self.spins {
-                    std::hint::spin_loop();
-                    spins += 1;
-                } else {
-                    std::thread::yield_now();
-                }
-            }
-            into.push(Seen {
-                next: n.next.load(Ordering::Relaxed),
-                out_min: n.out_min.load(Ordering::Relaxed),
-                events: n.events.load(Ordering::Relaxed),
-                last: n.last.load(Ordering::Relaxed),
-                flags: n.flags.load(Ordering::Relaxed),
-            });
-        }
-    }
-}
-
-/// The global decision every part takes alike after a cell.
+/// The global decision every part takes alike after a cell, from every
+/// part's note: the next cell's earliest event time, or why and when the
+/// run stops. The order is one thread's (`Simulation::boundary`): nothing
+/// left to do, every flow settled, the event limit (or a part that ran
+/// away inside the cell), then the time limit.
 fn decide(notes: &[Seen], settled_all: u64, total: u64, arrivals_done: bool, max_events: u64, max_time: SimTime) -> Result<u64, (StopReason, u64)> {
     let next = notes.iter().map(|p| p.next.min(p.out_min)).min().unwrap_or(u64::MAX);
     let last = notes.iter().map(|p| p.last).max().unwrap_or(0);
@@ -366,21 +337,63 @@ fn decide(notes: &[Seen], settled_all: u64, total: u64, arrivals_done: bool, max
     Ok(next)
 }
 
+/// The start of the cell holding time `next`: cells are whole multiples
+/// of the cell length `cell` from time 0.
+fn cell_start(next: u64, cell: u64) -> u64 {
+    next / cell * cell
+}
+
+/// The end of the cell starting at `start` (exclusive): one cell length
+/// on, but no later than just past the time limit `max_time` (ps).
+fn cell_end(start: u64, cell: u64, max_time: u64) -> u64 {
+    start.saturating_add(cell).min(max_time.saturating_add(1))
+}
+
+/// [`Fold::Auto`]'s measuring window, kept by the first thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Window {
+    /// Wall clock at the window's start (ns).
+    start_ns: u64,
+    /// Busy time of all parts at the window's start (ns).
+    busy_ns: u64,
+    /// Windows in a row that were slow.
+    slow: u32,
+}
+
+impl Window {
+    /// Closes the window at wall clock `now_ns` with `busy_ns` the busy
+    /// time of all parts so far, opens the next, and says whether the run
+    /// should fold: the window counts as slow when it took more than
+    /// [`FOLD_MARGIN`] times what one thread would have needed (the busy
+    /// time of every part within it), and two slow windows in a row fold.
+    fn close(&mut self, now_ns: u64, busy_ns: u64) -> bool {
+        let wall = now_ns.saturating_sub(self.start_ns) as f64;
+        let one = busy_ns.saturating_sub(self.busy_ns) as f64;
+        self.slow = if wall > FOLD_MARGIN * one { self.slow + 1 } else { 0 };
+        *self = Window { start_ns: now_ns, busy_ns, slow: self.slow };
+        self.slow >= 2
+    }
+}
+
 /// The split run, as a [`WithSimulation`]: builds one simulation per part
 /// and runs them on threads (part `i` on thread `i mod threads`).
 struct Split<'a> {
     owner: &'a [u8],
     parts: usize,
     threads: usize,
-    fold: Fold,
+    options: Options,
 }
 
 /// The parts one thread runs, each with its index.
 type Group<P> = Vec<(usize, Simulation<P>)>;
 
+/// Where the other threads leave their parts (and seats) for the first
+/// one when the run folds.
+type Handed<'b, P> = Mutex<Option<(Group<P>, Seat<'b>)>>;
+
 impl WithSimulation for Split<'_> {
-    /// The output, and when the run folded onto one thread.
-    type Out = (RunOutput, Option<SimTime>);
+    /// The output, when the run folded onto one thread, and the stats.
+    type Out = (RunOutput, Option<SimTime>, Option<Stats>);
     fn with<P: Protocol<Timer: Send> + Send + 'static>(self, make: &(dyn Fn() -> Simulation<P> + Sync), scenario: &Scenario) -> Self::Out {
         let (n, threads) = (self.parts, self.threads.clamp(1, self.parts));
         let mut groups: Vec<Group<P>> = (0..threads).map(|_| Vec::new()).collect();
@@ -390,205 +403,303 @@ impl WithSimulation for Split<'_> {
             groups[i % threads].push((i, s));
         }
         let first = &groups[0][0].1;
-        let cell = first.cell().ps();
         let (max_events, max_time) = first.limits();
-        let total = first.progress().1;
-        let notes = Notes::new(n, threads);
-        let posts: Vec<[PostCell; 2]> = (0..n)
-            .map(|_| {
-                let post = || PostCell(UnsafeCell::new(Post { out: (0..n).map(|_| Vec::new()).collect(), ..Post::default() }));
-                [post(), post()]
-            })
-            .collect();
-        // Where the other threads leave their parts for the first one when
-        // the run folds.
-        let handed: Vec<Mutex<Option<Group<P>>>> = (0..threads).map(|_| Mutex::new(None)).collect();
-        let fold = if threads > 1 { self.fold } else { Fold::Never };
-        let measure = fold == Fold::Auto;
-        let folded_at: Mutex<Option<SimTime>> = Mutex::new(None);
-        let mut outputs: Vec<(usize, PartOutput)> = std::thread::scope(|sc| {
+        let fold = if threads > 1 { self.options.fold } else { Fold::Never };
+        let plan = Plan {
+            parts: n,
+            cell: first.cell().ps(),
+            max_events,
+            max_time,
+            total: first.progress().1,
+            fold,
+            clock: self.options.clock,
+            origin: self.options.clock.map(|c| c()),
+            measure: fold == Fold::Auto && self.options.clock.is_some(),
+            stats: self.options.stats,
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let board = Board::new(n, if threads <= cores { 1 << 12 } else { 0 });
+        let handed: Vec<Handed<P>> = (0..threads).map(|_| Mutex::new(None)).collect();
+        let done: Vec<Done> = std::thread::scope(|sc| {
             let handles: Vec<_> = groups
                 .into_iter()
+                .zip(board.seats(threads))
                 .enumerate()
-                .map(|(tid, mut group)| {
-                    let (notes, posts, handed, folded_at) = (&notes, &posts, &handed, &folded_at);
-                    sc.spawn(move || {
-                        // The run folded: this thread (the first) runs
-                        // every part and waits for no one.
-                        let mut alone = false;
-                        // Fold::Auto, first thread: the current window's
-                        // start (wall clock, busy time of all parts) and
-                        // how many windows in a row were slow.
-                        let mut window = (std::time::Instant::now(), 0u64);
-                        let mut slow_windows = 0u32;
-                        // Flows settled in any part so far (by flow id).
-                        let mut settled: Vec<bool> = Vec::new();
-                        let mut settled_all = 0u64;
-                        let mut start = 0u64;
-                        // Cells whose posts this thread has written; the
-                        // parity of a cell's posts is its number's.
-                        let mut cells_done = 0u64;
-                        let mut seen: Vec<Seen> = Vec::with_capacity(n);
-                        // Each part's busy time so far (Fold::Auto).
-                        let mut busy_ns = vec![0u64; n];
-                        // The first thread decided to fold after the next cell.
-                        let mut fold_next = false;
-                        // DCSIM_PARALLEL_STATS: where each thread's time went.
-                        let stats = std::env::var_os("DCSIM_PARALLEL_STATS").is_some();
-                        let (mut busy, mut waiting, mut cells, mut sent) = (std::time::Duration::ZERO, std::time::Duration::ZERO, 0u64, 0usize);
-                        loop {
-                            let end = start.saturating_add(cell).min(max_time.ps().saturating_add(1));
-                            let t0 = stats.then(std::time::Instant::now);
-                            cells_done += 1;
-                            let parity = (cells_done & 1) as usize;
-                            for (me, sim) in &mut group {
-                                // Measured only while a fold can still come.
-                                let p0 = (measure && !alone).then(std::time::Instant::now);
-                                let alive = sim.run_window(SimTime::from_ps(end));
-                                // SAFETY: this thread alone writes its parts'
-                                // posts, and every thread finished reading
-                                // this parity's posts (two cells ago) before
-                                // it noted the last cell (`PostCell`).
-                                let post = unsafe { &mut *posts[*me][parity].0.get() };
-                                // Cleared only where there was something
-                                // (a write to a line the readers hold costs
-                                // a trip between the cores).
-                                for o in post.out.iter_mut().filter(|o| !o.is_empty()) {
-                                    o.clear();
-                                }
-                                let out_min = sim.take_outgoing(&mut post.out);
-                                if !post.settled.is_empty() {
-                                    post.settled.clear();
-                                }
-                                sim.take_new_settled(&mut post.settled);
-                                // The first thread's decision rides on part 0's note.
-                                let fold_now = *me == 0 && fold_next && !alone;
-                                if let Some(p0) = p0 {
-                                    busy_ns[*me] += p0.elapsed().as_nanos() as u64;
-                                    if cells_done.is_multiple_of(FOLD_WINDOW) {
-                                        post.busy_ns = busy_ns[*me];
-                                    }
-                                }
-                                let flags = if !alive { flag::RUNAWAY } else { 0 }
-                                    | if fold_now { flag::FOLD } else { 0 }
-                                    | if out_min != u64::MAX { flag::OUT } else { 0 }
-                                    | if post.settled.is_empty() { 0 } else { flag::SETTLED };
-                                let note = Seen {
-                                    next: sim.next_event_time().map_or(u64::MAX, |t| t.ps()),
-                                    out_min,
-                                    events: sim.events_processed(),
-                                    last: sim.last_event_time().ps(),
-                                    flags,
-                                };
-                                if stats {
-                                    sent += post.out.iter().map(Vec::len).sum::<usize>();
-                                }
-                                notes.publish(*me, cells_done, note);
-                            }
-                            let t1 = stats.then(std::time::Instant::now);
-                            notes.wait_all(cells_done, &mut seen);
-                            if let (Some(t0), Some(t1)) = (t0, t1) {
-                                busy += t1 - t0;
-                                waiting += t1.elapsed();
-                                cells += 1;
-                            }
-                            // SAFETY: every part has noted this cell, so
-                            // its post is written, and none writes this
-                            // parity again before this thread notes the
-                            // next cell (`PostCell`).
-                            let post = |j: usize| unsafe { &*posts[j][parity].0.get() };
-                            for (me, sim) in &mut group {
-                                for (j, s) in seen.iter().enumerate() {
-                                    if j != *me && s.flags & flag::OUT != 0 {
-                                        for &(at, port, p) in &post(j).out[*me] {
-                                            sim.deliver(at, port, p);
-                                        }
-                                    }
-                                }
-                            }
-                            for (j, s) in seen.iter().enumerate() {
-                                if s.flags & flag::SETTLED == 0 {
-                                    continue;
-                                }
-                                for f in &post(j).settled {
-                                    if settled.len() <= f.idx() {
-                                        settled.resize(f.idx() + 1, false);
-                                    }
-                                    if !std::mem::replace(&mut settled[f.idx()], true) {
-                                        settled_all += 1;
-                                    }
-                                }
-                            }
-                            let verdict = decide(&seen, settled_all, total, group[0].1.arrivals_done(), max_events, max_time);
-                            let folding = !alone && seen[0].flags & flag::FOLD != 0;
-                            if tid == 0 && !alone && !fold_next {
-                                fold_next = match fold {
-                                    Fold::Never => false,
-                                    Fold::AfterCells(c) => cells_done >= c,
-                                    Fold::Auto if cells_done.is_multiple_of(FOLD_WINDOW) => {
-                                        // One thread would have needed the
-                                        // busy time of every part.
-                                        let all: u64 = (0..n).map(|j| post(j).busy_ns).sum();
-                                        let wall = window.0.elapsed().as_nanos() as f64;
-                                        let one = (all - window.1) as f64;
-                                        slow_windows = if wall > FOLD_MARGIN * one { slow_windows + 1 } else { 0 };
-                                        window = (std::time::Instant::now(), all);
-                                        slow_windows >= 2
-                                    }
-                                    Fold::Auto => false,
-                                };
-                            }
-                            if folding && verdict.is_ok() {
-                                // Every thread read the same decision after
-                                // the same cell: the others hand their parts
-                                // to the first thread and stop.
-                                if tid != 0 {
-                                    *handed[tid].lock().unwrap() = Some(std::mem::take(&mut group));
-                                    return Vec::new();
-                                }
-                                for h in &handed[1..] {
-                                    loop {
-                                        if let Some(g) = h.lock().unwrap().take() {
-                                            group.extend(g);
-                                            break;
-                                        }
-                                        std::thread::yield_now();
-                                    }
-                                }
-                                alone = true;
-                                let at = SimTime::from_ps(start.saturating_add(cell));
-                                *folded_at.lock().unwrap() = Some(at);
-                                if stats {
-                                    eprintln!("parallel: folded onto one thread after {cells_done} cells, at {} us", at.ps() as f64 / 1e6);
-                                }
-                            }
-                            match verdict {
-                                Ok(next) => start = next / cell * cell,
-                                Err((why, now)) => {
-                                    for (_, sim) in &mut group {
-                                        sim.stop_part(why, SimTime::from_ps(now));
-                                    }
-                                    if stats {
-                                        let parts: Vec<String> = group.iter().map(|(i, s)| format!("part {i}: {} events", s.events_processed())).collect();
-                                        eprintln!(
-                                            "parallel: {}; {cells} cells, busy {:.3} s, waiting {:.3} s, {sent} packets handed over",
-                                            parts.join(", "),
-                                            busy.as_secs_f64(),
-                                            waiting.as_secs_f64()
-                                        );
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                        group.into_iter().map(|(i, sim)| (i, sim.into_part_output())).collect::<Vec<_>>()
-                    })
+                .map(|(tid, (group, seat))| {
+                    let worker = Worker::new(tid, &plan, group, seat, &handed);
+                    sc.spawn(move || worker.run())
                 })
                 .collect();
-            handles.into_iter().flat_map(|h| h.join().expect("a part of the run panicked")).collect()
+            handles.into_iter().map(|h| h.join().expect("a part of the run panicked")).collect()
         });
+        let folded = done[0].folded;
+        let stats = plan.stats.then(|| Stats { folded_after: folded.map(|f| f.1), threads: done.iter().filter_map(|d| d.stats.clone()).collect() });
+        let mut outputs: Vec<(usize, PartOutput)> = done.into_iter().flat_map(|d| d.outputs).collect();
         outputs.sort_by_key(|(i, _)| *i);
-        (merge(scenario, outputs.into_iter().map(|(_, o)| o).collect()), folded_at.into_inner().unwrap())
+        (merge(scenario, outputs.into_iter().map(|(_, o)| o).collect()), folded.map(|f| f.0), stats)
+    }
+}
+
+/// What every thread of a split run knows alike, fixed for the run.
+struct Plan {
+    /// Parts.
+    parts: usize,
+    /// The cell's length (ps).
+    cell: u64,
+    /// The scenario's event limit.
+    max_events: u64,
+    /// The scenario's time limit.
+    max_time: SimTime,
+    /// Flows in the run.
+    total: u64,
+    /// When to fold ([`Fold::Never`] with one thread).
+    fold: Fold,
+    /// [`Options::clock`].
+    clock: Option<fn() -> Instant>,
+    /// Its reading when the run started.
+    origin: Option<Instant>,
+    /// [`Fold::Auto`] with a clock: the parts' busy time is measured.
+    measure: bool,
+    /// [`Options::stats`].
+    stats: bool,
+}
+
+impl Plan {
+    /// A reading of the clock, if there is one.
+    fn mark(&self) -> Option<Instant> {
+        self.clock.map(|c| c())
+    }
+
+    /// Nanoseconds from `from` to now.
+    fn since(&self, from: Instant) -> u64 {
+        self.clock.map_or(0, |c| c().duration_since(from).as_nanos() as u64)
+    }
+
+    /// Nanoseconds since the run started (0 without a clock).
+    fn now(&self) -> u64 {
+        self.origin.map_or(0, |o| self.since(o))
+    }
+}
+
+/// What a thread leaves when it stops.
+struct Done {
+    /// Its parts' outputs (none when it handed its parts over).
+    outputs: Vec<(usize, PartOutput)>,
+    /// When the run folded, and after how many cells (first thread).
+    folded: Option<(SimTime, u64)>,
+    /// Where its time went ([`Options::stats`]; none when it handed its
+    /// parts over).
+    stats: Option<ThreadStats>,
+}
+
+/// One thread of a split run: its parts, its seat at the board, and what
+/// it carries from cell to cell. Each cell is three steps: [`run_cell`]
+/// (simulate the cell in each part, post and publish), [`exchange`] (wait
+/// for every part, take the packets and settled flows, decide), and
+/// [`fold`] when the first thread decided so.
+///
+/// [`run_cell`]: Worker::run_cell
+/// [`exchange`]: Worker::exchange
+/// [`fold`]: Worker::fold
+struct Worker<'a, 'b, P: Protocol> {
+    /// The thread's index (0: the first, which decides when to fold).
+    tid: usize,
+    plan: &'a Plan,
+    group: Group<P>,
+    seat: Seat<'b>,
+    handed: &'a [Handed<'b, P>],
+    /// The run folded: this thread (the first) runs every part and waits
+    /// for no one.
+    alone: bool,
+    /// The first thread decided to fold after the next cell.
+    fold_next: bool,
+    /// [`Fold::Auto`], first thread: the current measuring window.
+    window: Window,
+    /// Flows settled in any part so far (by flow id), and how many.
+    settled: Vec<bool>,
+    settled_all: u64,
+    /// The current cell's start (ps).
+    start: u64,
+    /// Each part's busy time so far ([`Fold::Auto`]).
+    busy_ns: Vec<u64>,
+    /// Where the time went ([`Options::stats`]).
+    stats: ThreadStats,
+    /// When the run folded, and after how many cells.
+    folded: Option<(SimTime, u64)>,
+}
+
+impl<'a, 'b, P: Protocol> Worker<'a, 'b, P> {
+    fn new(tid: usize, plan: &'a Plan, group: Group<P>, seat: Seat<'b>, handed: &'a [Handed<'b, P>]) -> Self {
+        Worker {
+            tid,
+            plan,
+            group,
+            seat,
+            handed,
+            alone: false,
+            fold_next: false,
+            window: Window { start_ns: plan.now(), ..Window::default() },
+            settled: Vec::new(),
+            settled_all: 0,
+            start: 0,
+            busy_ns: vec![0; plan.parts],
+            stats: ThreadStats::default(),
+            folded: None,
+        }
+    }
+
+    /// Runs cells until the run stops (or, when the run folds, until this
+    /// thread hands its parts to the first).
+    fn run(mut self) -> Done {
+        loop {
+            let t0 = if self.plan.stats { self.plan.mark() } else { None };
+            let end = cell_end(self.start, self.plan.cell, self.plan.max_time.ps());
+            let cells = self.run_cell(end);
+            let (verdict, folding) = self.exchange(cells, t0);
+            if folding && verdict.is_ok() {
+                // Every thread read the same decision after the same cell:
+                // the others hand their parts to the first thread and stop.
+                if self.tid != 0 {
+                    *self.handed[self.tid].lock().unwrap() = Some((self.group, self.seat));
+                    return Done { outputs: Vec::new(), folded: None, stats: None };
+                }
+                self.fold(cells);
+            }
+            match verdict {
+                Ok(next) => self.start = cell_start(next, self.plan.cell),
+                Err((why, now)) => {
+                    for (_, sim) in &mut self.group {
+                        sim.stop_part(why, SimTime::from_ps(now));
+                    }
+                    break;
+                }
+            }
+        }
+        let stats = self.plan.stats.then(|| ThreadStats { events: self.group.iter().map(|(i, s)| (*i, s.events_processed())).collect(), ..self.stats });
+        Done { outputs: self.group.into_iter().map(|(i, sim)| (i, sim.into_part_output())).collect(), folded: self.folded, stats }
+    }
+
+    /// Simulates the next cell, up to `end` (ps), in each of the thread's
+    /// parts, and posts what each handed over and settled. Returns the
+    /// cell's number.
+    fn run_cell(&mut self, end: u64) -> u64 {
+        let cells = self.seat.begin();
+        let plan = self.plan;
+        // Measured only while a fold can still come.
+        let measure = plan.measure && !self.alone;
+        let fold_next = self.fold_next && !self.alone;
+        let (busy_ns, sent) = (&mut self.busy_ns, &mut self.stats.sent);
+        for (me, sim) in &mut self.group {
+            let p0 = if measure { plan.mark() } else { None };
+            let alive = sim.run_window(SimTime::from_ps(end));
+            self.seat.post(*me, |post| {
+                // Cleared only where there was something (a write to a line
+                // the readers hold costs a trip between the cores).
+                for o in post.out.iter_mut().filter(|o| !o.is_empty()) {
+                    o.clear();
+                }
+                let out_min = sim.take_outgoing(&mut post.out);
+                if !post.settled.is_empty() {
+                    post.settled.clear();
+                }
+                sim.take_new_settled(&mut post.settled);
+                if let Some(p0) = p0 {
+                    busy_ns[*me] += plan.since(p0);
+                    if cells.is_multiple_of(FOLD_WINDOW) {
+                        post.busy_ns = busy_ns[*me];
+                    }
+                }
+                if plan.stats {
+                    *sent += post.out.iter().map(Vec::len).sum::<usize>();
+                }
+                // The first thread's decision rides on part 0's note.
+                Seen {
+                    next: sim.next_event_time().map_or(u64::MAX, |t| t.ps()),
+                    out_min,
+                    events: sim.events_processed(),
+                    last: sim.last_event_time().ps(),
+                    flags: flags(alive, *me == 0 && fold_next, out_min, !post.settled.is_empty()),
+                }
+            });
+        }
+        cells
+    }
+
+    /// Waits for every part's note of cell `cells`, delivers the packets
+    /// the other parts handed over to this thread's parts, counts the
+    /// flows settled anywhere, and decides: the next cell's earliest event
+    /// or why the run stops ([`decide`]), and whether every thread folds
+    /// now. On the first thread, also decides whether to fold after the
+    /// next cell. `t0`: when the cell began ([`Options::stats`]).
+    fn exchange(&mut self, cells: u64, t0: Option<Instant>) -> (Result<u64, (StopReason, u64)>, bool) {
+        let plan = self.plan;
+        let t1 = if plan.stats { plan.mark() } else { None };
+        let round = self.seat.wait();
+        if let (Some(t0), Some(t1)) = (t0, t1) {
+            self.stats.busy_ns += t1.duration_since(t0).as_nanos() as u64;
+            self.stats.waiting_ns += plan.since(t1);
+            self.stats.cells += 1;
+        }
+        let seen = round.seen();
+        for (me, sim) in &mut self.group {
+            for (j, s) in seen.iter().enumerate() {
+                if j != *me && s.flags & flag::OUT != 0 {
+                    round.read(j, |post| {
+                        for &(at, port, p) in &post.out[*me] {
+                            sim.deliver(at, port, p);
+                        }
+                    });
+                }
+            }
+        }
+        for (j, s) in seen.iter().enumerate() {
+            if s.flags & flag::SETTLED == 0 {
+                continue;
+            }
+            round.read(j, |post| {
+                for f in &post.settled {
+                    if self.settled.len() <= f.idx() {
+                        self.settled.resize(f.idx() + 1, false);
+                    }
+                    if !std::mem::replace(&mut self.settled[f.idx()], true) {
+                        self.settled_all += 1;
+                    }
+                }
+            });
+        }
+        let verdict = decide(seen, self.settled_all, plan.total, self.group[0].1.arrivals_done(), plan.max_events, plan.max_time);
+        let folding = !self.alone && seen[0].flags & flag::FOLD != 0;
+        if self.tid == 0 && !self.alone && !self.fold_next {
+            self.fold_next = match plan.fold {
+                Fold::Never => false,
+                Fold::AfterCells(c) => cells >= c,
+                Fold::Auto if plan.measure && cells.is_multiple_of(FOLD_WINDOW) => {
+                    // One thread would have needed the busy time of every
+                    // part.
+                    let all: u64 = (0..plan.parts).map(|j| round.read(j, |post| post.busy_ns)).sum();
+                    self.window.close(plan.now(), all)
+                }
+                Fold::Auto => false,
+            };
+        }
+        (verdict, folding)
+    }
+
+    /// The first thread takes over every part after cell `cells` and runs
+    /// them alone from then on.
+    fn fold(&mut self, cells: u64) {
+        for h in &self.handed[1..] {
+            loop {
+                if let Some((group, seat)) = h.lock().unwrap().take() {
+                    self.group.extend(group);
+                    self.seat.absorb(seat);
+                    break;
+                }
+                std::thread::yield_now();
+            }
+        }
+        self.alone = true;
+        self.folded = Some((SimTime::from_ps(self.start.saturating_add(self.plan.cell)), cells));
     }
 }
 
@@ -651,3 +762,6 @@ fn merge(scenario: &Scenario, parts: Vec<PartOutput>) -> RunOutput {
     let summary = summarize(scenario, parts[0].name, &records, &counters, &samples, stop, end, events);
     RunOutput::new(summary, records, counters, samples, stop)
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests;

@@ -139,8 +139,13 @@ fn a_run_folds_onto_one_thread_where_it_is_told_to_and_keeps_its_bytes() {
         assert!(at.ps() >= (cells + 1) * 208_000, "after {cells} cells: folded at {} ps", at.ps());
         assert!(csvs(&o) == one, "folded after {cells} cells: the bytes differ from one thread's");
     }
-    // Measured folding (the default) gives the same bytes, folded or not.
-    let (o, how) = parallel::run(&s, 2, RunOptions::default()).unwrap();
+    // Measured folding (the command line's default, with its wall clock)
+    // gives the same bytes, folded or not.
+    let options = parallel::Options { fold: Fold::Auto, clock: Some(std::time::Instant::now), stats: true };
+    let (o, how) = parallel::run_with(&s, 2, RunOptions::default(), options).unwrap();
+    let stats = how.stats.expect("stats asked for");
+    assert_eq!(stats.folded_after.is_some(), how.folded_at.is_some());
+    assert!(!stats.threads.is_empty() && stats.threads[0].cells > 0, "no cells counted: {stats:?}");
     assert!(csvs(&o) == one, "the measured fold ({:?}) changed the bytes", how.folded_at);
 }
 

@@ -1,4 +1,4 @@
-//! The protocol architecture (see `engine/ARCHITECTURE.md`).
+//! The protocol architecture (see `docs/architecture.md`, "The protocol interface").
 //!
 //! A protocol is a state machine the simulation drives through the
 //! [`Protocol`] trait. It never touches the event list, the clock or the

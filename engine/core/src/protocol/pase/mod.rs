@@ -73,7 +73,7 @@
 //! found neither it nor the authors' code): the rules follow PROTOCOLS.md
 //! section 7, and the paper sections named here are as we recall them.
 //! Choices where the paper is open are parameters (`PaseParams`) and are
-//! listed in `engine/ARCHITECTURE.md`.
+//! listed in `docs/protocols/pase.md`.
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};

@@ -86,7 +86,7 @@ pub struct PdqParams {
     /// 0 (false gives that reading). Measured (deadlines met, query
     /// aggregation, 3 seeds): 11 flows 0.958 against 0.921, 25 flows 0.873
     /// against 0.787; web search (3,000 flows) mean slowdown 1.74 against
-    /// 1.81. See engine/ARCHITECTURE.md, "PDQ and D3".
+    /// 1.81. See docs/protocols/pdq.md.
     #[serde(default = "d_true")]
     pub paused_flows_hold_place: bool,
     /// The expected transmission time T_H counts the bytes not yet

@@ -61,7 +61,7 @@ fn d_delack() -> f64 {
 /// and for a testbed's kernel also the minimum RTO, the initial window and
 /// delayed ACKs. DCTCP, D2TCP and L2DCT each take one (`params.dctcp.profile`,
 /// ...); a field given explicitly overrides its profile. Results that depend
-/// on the choice are reported under each (`engine/ARCHITECTURE.md`).
+/// on the choice are reported under each (`docs/protocols/dctcp.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DctcpProfile {
