@@ -83,10 +83,8 @@ pub struct PdqParams {
     /// flow, so bandwidth that frees goes to the most critical paused flow
     /// at its next probe, not to whichever flow probes first. A choice
     /// beyond the paper's Algorithm 2, which counts a paused flow's rate as
-    /// 0 (false gives that reading). Measured (deadlines met, query
-    /// aggregation, 3 seeds): 11 flows 0.958 against 0.921, 25 flows 0.873
-    /// against 0.787; web search (3,000 flows) mean slowdown 1.74 against
-    /// 1.81. See docs/protocols/pdq.md.
+    /// 0 (false gives that reading). Measured effect:
+    /// docs/protocols/pdq.md.
     #[serde(default = "d_true")]
     pub paused_flows_hold_place: bool,
     /// The expected transmission time T_H counts the bytes not yet
@@ -104,9 +102,7 @@ pub struct PdqParams {
     /// data sets C' to 0 and pauses every flow at the port until the next
     /// update; on, C' stays above C / 2 and the queue drains while the
     /// flows keep going. A choice: the paper gives the controller's form.
-    /// Measured (deadlines met, query aggregation, 3 seeds, 11 / 25 / 50
-    /// flows): 0.971 / 0.885 / 0.746 on, 0.958 / 0.873 / 0.727 off; web
-    /// search (3,000 flows) mean slowdown 1.70 on, 1.74 off.
+    /// Measured effect: docs/protocols/pdq.md.
     #[serde(default = "d_true")]
     pub rate_control_rtt_with_queue: bool,
     /// On the reverse path (Algorithm 3) a port caps the rate an ACK
@@ -116,9 +112,7 @@ pub struct PdqParams {
     /// each is granted the link if it is the most critical so far, and
     /// without this every such flow sends a round trip of data at full
     /// rate. Read literally, Algorithm 3 only records the rate. A choice.
-    /// Measured (deadlines met, query aggregation, 3 seeds, 11 / 25 / 50
-    /// flows): 0.979 / 0.899 / 0.762 on, 0.971 / 0.885 / 0.746 off; web
-    /// search (3,000 flows) mean slowdown 1.63 on, 1.70 off.
+    /// Measured effect: docs/protocols/pdq.md.
     #[serde(default = "d_true")]
     pub ack_rechecks_rate: bool,
     /// Early Start's "within K RTTs of finishing" counts in the longer RTT
@@ -129,10 +123,7 @@ pub struct PdqParams {
     /// aggregator's own rack (RTT about 125 us on PDQ's tree) left too short
     /// a window for a next flow from another rack (about 230 us), and the
     /// link idled between them. A choice: the paper divides T_i by RTT_i.
-    /// Measured (50 flows per query, seed 1): idle time between flows at the
-    /// bottleneck 36 ms against 17 ms over 20 queries; deadlines met (3
-    /// seeds, 25 / 50 flows) 0.904 / 0.770 against 0.899 / 0.762; web
-    /// search (3,000 flows) mean slowdown 1.64 against 1.63.
+    /// Measured effect: docs/protocols/pdq.md.
     #[serde(default = "d_true")]
     pub early_start_longer_rtt: bool,
     /// The sender's Early Termination test (remaining transmission time
@@ -144,9 +135,7 @@ pub struct PdqParams {
     /// trip of data in flight is given up after its last packet has left
     /// (with 50 flows per query, seed 5: one flow of 131 packets terminated
     /// 2 us after its last packet crossed the bottleneck). A choice.
-    /// Measured (deadlines met, query aggregation, seeds 1-3, 11 / 25 / 50
-    /// flows per query): 0.977 / 0.909 / 0.793 off, 0.971 / 0.898 / 0.764
-    /// on.
+    /// Measured effect: docs/protocols/pdq.md.
     #[serde(default)]
     pub early_termination_counts_in_flight: bool,
     /// Early Termination (at the switches and at the sender) judges a
@@ -160,13 +149,8 @@ pub struct PdqParams {
     /// needed. Being proportional, the margin falls mostly on long flows,
     /// the ones the optimal scheduler gives up first. 1 is the literal
     /// reading ("the remaining flow transmission time is larger than the
-    /// time to deadline", PDQ section 3.3.2). A choice. Measured (deadlines
-    /// met, query aggregation, seeds 1-3, 11 / 25 / 50 flows per query;
-    /// with one added RTT): 0.9 gives 0.977 / 0.909 / 0.793, 0.8 gives
-    /// 0.973 / 0.907 / 0.794, 1 gives 0.979 / 0.905 / 0.782 (optimal
-    /// 0.983 / 0.933 / 0.839); at 3 flows of mean 400 KB, where PDQ gets
-    /// nearly the whole link, 0.9 gives 0.811, 0.8 0.789, 1 0.839
-    /// (optimal 0.850).
+    /// time to deadline", PDQ section 3.3.2). A choice. Measured effect:
+    /// docs/protocols/pdq.md.
     #[serde(default = "d_pdq_et_rate")]
     pub early_termination_rate_fraction: f64,
     /// Round trips (the flow's RTT) Early Termination adds to the
@@ -175,11 +159,8 @@ pub struct PdqParams {
     /// flow's last byte still has a one-way delay and any queue to cross.
     /// The paper's third condition (paused, and less than an RTT to the
     /// deadline) is the case of a flow with nothing left but the round
-    /// trip. A choice. Measured (as above, rate fraction 0.9): 1 RTT gives
-    /// 0.977 / 0.909 / 0.793, none 0.979 / 0.903 / 0.781; 2, 3 or 4 RTTs
-    /// at rate fraction 1 give 0.781, 0.770, 0.753 at 50 flows (a fixed
-    /// margin does not single out long flows). Both margins off (the
-    /// literal rule): 0.977 / 0.897 / 0.762.
+    /// trip. A choice. Measured effect:
+    /// docs/protocols/pdq.md.
     #[serde(default = "d_pdq_et_rtts")]
     pub early_termination_rtts: f64,
 }
