@@ -9,7 +9,7 @@ import { bundledLessons, type Lesson } from '../lessons/lesson';
 import { runColor } from '../views/palette';
 import { plural } from '../views/format';
 import { EXPLORE_HASH, lessonBlurb, topologySketch } from './start';
-import type { ScenarioJson } from '../state/settings';
+import { DEFAULT_PROTOCOL, type ScenarioJson } from '../state/settings';
 
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
 
@@ -36,7 +36,7 @@ export function NetworkThumb({ topology, protocols }: { topology: ScenarioJson |
     .filter(({ i }) => i % 3 === 1)
     .map(({ a, b, i }) => {
       const f = 0.3 + ((i * 37) % 40) / 100;
-      return { x: px(sk.nodes[a].x + (sk.nodes[b].x - sk.nodes[a].x) * f), y: py(sk.nodes[a].y + (sk.nodes[b].y - sk.nodes[a].y) * f), c: runColor(protocols[i % protocols.length] ?? 'pfabric', i % protocols.length) };
+      return { x: px(sk.nodes[a].x + (sk.nodes[b].x - sk.nodes[a].x) * f), y: py(sk.nodes[a].y + (sk.nodes[b].y - sk.nodes[a].y) * f), c: runColor(protocols[i % protocols.length] ?? DEFAULT_PROTOCOL, i % protocols.length) };
     });
   return (
     <svg className="thumb" viewBox={`0 0 ${W} ${H}`} aria-hidden="true" focusable="false">
@@ -102,7 +102,7 @@ export function StartScreen() {
         <ul className="cards" aria-label="other ways in">
           <li>
             <a className="card card-explore" href={EXPLORE_HASH} data-testid="start-explore">
-              <NetworkThumb topology={def?.topology} protocols={[String(def?.protocol ?? 'pfabric')]} />
+              <NetworkThumb topology={def?.topology} protocols={[String(def?.protocol ?? DEFAULT_PROTOCOL)]} />
               <span className="card-title">Explore freely</span>
               <span className="card-text">
                 {lessonBlurb(String(def?.description ?? ''), 110)} Change anything in Settings, or open a scenario or lesson file from the menu.
