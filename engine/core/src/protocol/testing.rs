@@ -4,11 +4,13 @@
 //! tests use it.
 
 use super::{Action, Io, Protocol};
+use crate::ids::{FlowId, NodeId};
 use crate::net::Network;
 use crate::packet::Packet;
 use crate::rng::{SimRng, Stream};
 use crate::trace::Trace;
-use crate::units::SimTime;
+use crate::units::{SimTime, MSS};
+use crate::workload::FlowSpec;
 
 /// One protocol value, the read-only world its [`Io`] shows (a network,
 /// empty queues), its random stream and trace (on), and the timers it armed.
@@ -78,4 +80,21 @@ pub(crate) fn params(json: &str) -> Result<super::ProtocolParams, String> {
     let p: super::ProtocolParams = serde_json::from_str(json).map_err(|e| e.to_string())?;
     p.validate()?;
     Ok(p)
+}
+
+/// A flow of `packets` full packets from host `src` to host `dst`,
+/// arriving at time 0, with no deadline: the protocols' unit tests' flow.
+pub(crate) fn flow(id: u32, src: u32, dst: u32, packets: u64) -> FlowSpec {
+    FlowSpec {
+        id: FlowId(id),
+        src: NodeId(src),
+        dst: NodeId(dst),
+        size: packets * MSS as u64,
+        arrival: SimTime::ZERO,
+        deadline: None,
+        tenant: 0,
+        request: None,
+        ideal_fct: SimTime::ZERO,
+        background: false,
+    }
 }

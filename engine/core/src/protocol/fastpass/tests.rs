@@ -1,5 +1,6 @@
 //! Unit tests of fastpass.
 use super::*;
+use crate::protocol::testing::flow;
 use crate::protocol::Action;
 use crate::rng::{SimRng, Stream};
 use crate::trace::Trace;
@@ -21,21 +22,6 @@ fn with_io(net: &Network, now: SimTime, f: impl FnOnce(&mut Io<FastpassTimer>)) 
     let mut io = Io { now, node: NodeId(0), net, queue_bytes: &qb, rng: &mut rng, trace: &mut trace, actions: &mut actions };
     f(&mut io);
     actions
-}
-
-fn flow(id: u32, src: u32, dst: u32, packets: u64) -> FlowSpec {
-    FlowSpec {
-        id: FlowId(id),
-        src: NodeId(src),
-        dst: NodeId(dst),
-        size: packets * 1460,
-        arrival: SimTime::ZERO,
-        deadline: None,
-        tenant: 0,
-        request: None,
-        ideal_fct: SimTime::ZERO,
-        background: false,
-    }
 }
 
 fn sent(actions: &[Action<FastpassTimer>]) -> Vec<Packet> {

@@ -3,6 +3,7 @@
 use super::*;
 use crate::net::topology::{build, TopologySpec};
 use crate::protocol::testing;
+use crate::protocol::testing::flow;
 
 /// Drives a [`Phost`] on the default leaf-spine (10 Gbps hosts: one
 /// MTU-time is 1.2 us).
@@ -21,21 +22,6 @@ fn harness(params: &str) -> Harness {
 /// Control events named `what` traced since the last drain.
 fn traced(h: &mut Harness, what: &str) -> usize {
     h.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.as_str() == what)).count()
-}
-
-fn flow(id: u32, src: u32, dst: u32, pkts: u64) -> FlowSpec {
-    FlowSpec {
-        id: FlowId(id),
-        src: NodeId(src),
-        dst: NodeId(dst),
-        size: pkts * 1460,
-        arrival: SimTime::ZERO,
-        deadline: None,
-        tenant: 0,
-        request: None,
-        ideal_fct: SimTime::ZERO,
-        background: false,
-    }
 }
 
 /// A token for `flow`, as destination `dst` would send it to `src`.

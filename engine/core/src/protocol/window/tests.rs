@@ -37,18 +37,7 @@ fn header_of(p: &Packet) -> WindowHeader {
 
 /// A flow of `pkts` full packets from host 0 to host 1, arriving at 0.
 fn flow(pkts: u64) -> FlowSpec {
-    FlowSpec {
-        id: FlowId(0),
-        src: NodeId(0),
-        dst: NodeId(1),
-        size: pkts * MSS as u64,
-        arrival: SimTime::ZERO,
-        deadline: None,
-        tenant: 0,
-        request: None,
-        ideal_fct: SimTime::ZERO,
-        background: false,
-    }
+    testing::flow(0, 0, 1, pkts)
 }
 
 fn us(x: f64) -> SimTime {
