@@ -382,6 +382,8 @@ export function App() {
                       onSelectPort={(p: number | null) => conductor.inspect(p)}
                       onSelectFlow={(f: number) => conductor.selectFlow(f)}
                       nowPs={s.displayPs}
+                      clock={conductor.getClock}
+                      liveRun={() => conductor.getLive().runs.find((x) => x.protocol === r.protocol)}
                       bufferBytes={ports.bufferBytes}
                       ecnThresholdBytes={ports.ecnThresholdBytes}
                     />

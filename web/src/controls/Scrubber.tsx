@@ -6,7 +6,7 @@
 // drops of every run (red, from a scan of the whole runs in the
 // background, for runs of lesson size) and a lesson's steps (numbered).
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { fmtTime, plural } from '../views/format';
 import { DROP_SCAN_MAX_FLOWS, scanDrops, tickPositions, type ScannedRun } from '../state/dropScan';
@@ -55,17 +55,14 @@ function useDropScan(s: ConductorState): ScannedRun[] | null {
 
 /** The timeline scrubber and the step-back buttons; `steps`: the open lesson's, ticked on the track. */
 export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState; steps?: readonly { at_us: number; title: string }[] }) {
-  const [drag, setDrag] = useState<number | null>(null);
   const scan = useDropScan(s);
   const { endPs, exploredPs, all } = scrubberEnd(s, scan);
   const drops = useMemo(() => (scan ? tickPositions(scan.flatMap((r) => r.dropPs), endPs, TICK_POSITIONS) : []), [scan, endPs]);
   const nDrops = scan ? scan.reduce((n, r) => n + r.dropPs.length, 0) : 0;
   const busy = !s.loaded || s.seeking;
-  const value = drag ?? Math.round((s.displayPs / endPs) * STEPS);
   const bytes = s.timelines.reduce((a, t) => a + (t?.bytes ?? 0), 0);
   const budget = s.timelines.reduce((a, t) => a + (t?.budget_bytes ?? 0), 0);
   const cps = s.timelines.reduce((a, t) => a + (t ? t.coarse + t.fine : 0), 0);
-  const go = (v: number) => c.seek((v / STEPS) * endPs);
   return (
     <div className="scrubber" data-testid="scrubber">
       <button data-testid="step-back-event" onClick={() => c.stepBack()} disabled={busy || s.displayPs <= 0} title="step back one event (←)">
@@ -97,28 +94,10 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
         {s.divergencePs !== null && (
           <div className="scrub-divergence" data-testid="divergence-mark" style={{ left: `${(100 * s.divergencePs) / endPs}%` }} title={`branch diverges at t = ${fmtTime(s.divergencePs)}`} />
         )}
-        <input
-          type="range"
-          min={0}
-          max={STEPS}
-          step={1}
-          value={value}
-          disabled={busy}
-          aria-label="simulated time"
-          aria-valuetext={fmtTime(drag !== null ? (drag / STEPS) * endPs : s.displayPs)}
-          data-testid="scrubber-range"
-          onChange={(e) => {
-            const v = Number(e.target.value);
-            setDrag(v);
-            go(v);
-          }}
-          onPointerUp={() => setDrag(null)}
-          onKeyUp={() => setDrag(null)}
-          onBlur={() => setDrag(null)}
-        />
+        <ScrubRange c={c} endPs={endPs} busy={busy} />
       </div>
       <span className="scrub-info" data-testid="scrub-info">
-        {fmtTime(s.displayPs)} / {all ? fmtTime(endPs) : `${fmtTime(exploredPs)} explored…`}
+        <ClockText c={c} /> / {all ? fmtTime(endPs) : `${fmtTime(exploredPs)} explored…`}
         {s.lastSeekMs !== null && <> · last seek {s.lastSeekMs.toFixed(0)} ms</>}
         {budget > 0 && (
           <span title="memory the checkpoints hold (bounded: the interval doubles when they reach the budget)" data-testid="checkpoint-memory" data-bytes={bytes}>
@@ -128,5 +107,43 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
         )}
       </span>
     </div>
+  );
+}
+
+/** The current time as text, following the conductor's clock every animation frame (re-rendering only itself). */
+function ClockText({ c }: { c: Conductor }) {
+  return <>{fmtTime(useSyncExternalStore(c.subscribeClock, c.getClock))}</>;
+}
+
+/**
+ * The scrubber's slider: follows the conductor's clock every animation
+ * frame (re-rendering only itself); dragging it seeks. `endPs`: the end of
+ * the track (the page's state), never less than the time on screen.
+ */
+function ScrubRange({ c, endPs: stateEnd, busy }: { c: Conductor; endPs: number; busy: boolean }) {
+  const [drag, setDrag] = useState<number | null>(null);
+  const ps = useSyncExternalStore(c.subscribeClock, c.getClock);
+  const endPs = Math.max(stateEnd, ps);
+  const value = drag ?? Math.round((ps / endPs) * STEPS);
+  return (
+    <input
+      type="range"
+      min={0}
+      max={STEPS}
+      step={1}
+      value={value}
+      disabled={busy}
+      aria-label="simulated time"
+      aria-valuetext={fmtTime(drag !== null ? (drag / STEPS) * endPs : ps)}
+      data-testid="scrubber-range"
+      onChange={(e) => {
+        const v = Number(e.target.value);
+        setDrag(v);
+        c.seek((v / STEPS) * endPs);
+      }}
+      onPointerUp={() => setDrag(null)}
+      onKeyUp={() => setDrag(null)}
+      onBlur={() => setDrag(null)}
+    />
   );
 }

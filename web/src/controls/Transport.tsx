@@ -3,7 +3,7 @@
 // button and in the help line); the keys of EventNav's buttons (next and
 // previous drop, mark, token, decision, completion) are handled here too.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { fmtClock, fmtTime, NAV_TEXT } from '../views/format';
 import { NAV_EVENTS } from '../engine/api';
@@ -151,10 +151,21 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
         </button>
       </form>
       </>)}
-      {/* The one clock: to the nanosecond while paused and stepping (events a few ns apart read apart), coarser while playing. */}
-      <span className="clock" data-testid="clock" data-ps={String(s.displayPs)} title={`${(s.displayPs / 1e6).toFixed(6)} µs`}>
-        t = {s.mode === 'paused' ? fmtClock(s.displayPs) : fmtTime(s.displayPs)} · RTT {fmtTime(s.rttPs)}
-      </span>
+      <Clock c={c} s={s} />
     </div>
+  );
+}
+
+/**
+ * The one clock: to the nanosecond while paused and stepping (events a few
+ * ns apart read apart), coarser while playing. It follows the conductor's
+ * clock every animation frame, re-rendering only itself.
+ */
+function Clock({ c, s }: { c: Conductor; s: ConductorState }) {
+  const ps = useSyncExternalStore(c.subscribeClock, c.getClock);
+  return (
+    <span className="clock" data-testid="clock" data-ps={String(ps)} title={`${(ps / 1e6).toFixed(6)} µs`}>
+      t = {s.mode === 'paused' ? fmtClock(ps) : fmtTime(ps)} · RTT {fmtTime(s.rttPs)}
+    </span>
   );
 }

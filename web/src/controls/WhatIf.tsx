@@ -29,7 +29,8 @@ export function WhatIf({ c, s }: { c: Conductor; s: ConductorState }) {
   const port = s.inspectPort !== null && topo ? topo.ports[s.inspectPort] : undefined;
   const link: [string, string] | null = port && topo ? [topo.nodes[port.node].name, topo.nodes[port.peer].name] : null;
   const go = () => {
-    const at_us = Math.round(s.displayPs) / 1e6;
+    // The clock as it is now (the page state lags it by up to CLOCK_STATE_MS while playing).
+    const at_us = Math.round(c.getClock()) / 1e6;
     let b: BranchSettings;
     if (kind === 'buffer_bytes') {
       const bytes = Math.round(Number(kb || current / 1000) * 1000);

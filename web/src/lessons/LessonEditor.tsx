@@ -104,7 +104,7 @@ export function LessonEditor({
   };
   const addHere = () => {
     c.pause();
-    const at_us = Math.round(c.getState().displayPs / 1e3) / 1e3;
+    const at_us = Math.round(c.getClock() / 1e3) / 1e3;
     const k = draft.steps.findIndex((st) => st.at_us > at_us);
     const steps = draft.steps.slice();
     steps.splice(k < 0 ? steps.length : k, 0, { at_us, title: '', text: '' });

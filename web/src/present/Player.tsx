@@ -37,7 +37,7 @@ export interface PlayerProps {
  * as their cell when none is given); flow-level runs get a line of text.
  * `onPort` is told of a click on a port (with the run's protocol).
  */
-function Networks({ s, runs, colorBy, height, onPort }: { s: ConductorState; runs: RunState[]; colorBy: ColorBy; height?: number; onPort?: (protocol: string, port: number | null) => void }) {
+function Networks({ c, s, runs, colorBy, height, onPort }: { c: Conductor; s: ConductorState; runs: RunState[]; colorBy: ColorBy; height?: number; onPort?: (protocol: string, port: number | null) => void }) {
   return (
     <div className={`player-networks n${Math.min(runs.length, 4)}`}>
       {runs.map((r) => {
@@ -55,6 +55,8 @@ function Networks({ s, runs, colorBy, height, onPort }: { s: ConductorState; run
               onSelectPort={(p) => onPort?.(r.protocol, p)}
               onSelectFlow={() => undefined}
               nowPs={s.displayPs}
+              clock={c.getClock}
+              liveRun={() => c.getLive().runs.find((x) => x.protocol === r.protocol)}
               height={height}
               bufferBytes={ports.bufferBytes}
               ecnThresholdBytes={ports.ecnThresholdBytes}
@@ -77,7 +79,7 @@ export function EmbedPlayer({ c, s, runs, lesson, lessons, colorBy, width, heigh
   return (
     <main className={`embed ${width < 600 ? 'embed-small' : ''}`} data-testid="embed" data-width={width} data-height={height}>
       <h1 className="sr-only">dcsim: {String(s.settings.scenario.name)}</h1>
-      <Networks s={s} runs={runs} colorBy={colorBy} height={netH} />
+      <Networks c={c} s={s} runs={runs} colorBy={colorBy} height={netH} />
       <Transport c={c} s={s} compact />
       <Scrubber c={c} s={s} />
       {lesson && (
@@ -155,6 +157,7 @@ export function Presentation({ c, s, runs, lesson, lessons, colorBy, panel, onPa
         {panel === 'network' ? (
           <>
             <Networks
+              c={c}
               s={s}
               runs={packetRuns.length ? packetRuns : runs}
               colorBy={colorBy}

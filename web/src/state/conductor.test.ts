@@ -5,7 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
-import { CHECKPOINT_BUDGET_MAX, Conductor, budgetFor, checkpointBudgetBytes } from './conductor';
+import { CHECKPOINT_BUDGET_MAX, CLOCK_STATE_MS, Conductor, DEFAULT_SPEED, budgetFor, checkpointBudgetBytes } from './conductor';
 import { INITIAL_PHASE, reduce, type Phase, type PhaseEvent, type Travel } from './phase';
 import { baseRttPs } from './rtt';
 import { fmtTime } from '../views/format';
@@ -84,6 +84,53 @@ beforeEach(() => {
   vi.stubGlobal('cancelAnimationFrame', () => {});
 });
 afterEach(() => vi.unstubAllGlobals());
+
+describe('Conductor clock while playing', () => {
+  it('tells the clock every animation frame, re-renders the page at most every CLOCK_STATE_MS, and shows the exact time once paused', async () => {
+    const { c, a, b } = await loaded();
+    // Animation frames by hand, 16 ms apart, and the wall clock with them.
+    let wall = 1000;
+    let next: ((t: number) => void) | null = null;
+    vi.stubGlobal('requestAnimationFrame', (f: (t: number) => void) => ((next = f), 1));
+    vi.spyOn(performance, 'now').mockImplementation(() => wall);
+    let pageRenders = 0;
+    let clockTicks = 0;
+    c.subscribe(() => pageRenders++);
+    c.subscribeClock(() => clockTicks++);
+    c.play();
+    await tick();
+    pageRenders = 0;
+    clockTicks = 0;
+    // Every advance the clock asks for is answered at once, as far as it asked.
+    const answered = new Set<string>();
+    const frames = 60;
+    for (let i = 0; i < frames; i++) {
+      wall += 16;
+      next!(wall);
+      for (const [k, w] of [a, b].entries()) {
+        const adv = w.last('advance') as { id: number; untilPs: number };
+        if (answered.has(`${k}:${adv.id}`)) continue;
+        answered.add(`${k}:${adv.id}`);
+        w.answer('advance', frame(adv.untilPs, adv.untilPs + 1));
+      }
+      await tick();
+    }
+    expect(answered.size).toBeGreaterThan(4);
+    expect(clockTicks).toBeGreaterThanOrEqual(frames);
+    // 60 frames of 16 ms: 960 ms, so about 960 / CLOCK_STATE_MS page renders, never one per frame.
+    expect(pageRenders).toBeGreaterThanOrEqual(Math.floor((frames * 16) / CLOCK_STATE_MS) - 1);
+    expect(pageRenders).toBeLessThanOrEqual(Math.ceil((frames * 16) / CLOCK_STATE_MS) + 1);
+    // The clock moved by the speed times the wall time (the first frame waits for the first answers).
+    const moved = c.getClock();
+    expect(moved).toBeGreaterThan((DEFAULT_SPEED * (frames - 2) * 16) / 1000);
+    expect(moved).toBeLessThanOrEqual((DEFAULT_SPEED * frames * 16) / 1000);
+    expect(c.getState().displayPs).toBeLessThanOrEqual(moved);
+    expect(c.getLive().displayPs).toBe(moved);
+    c.pause();
+    expect(c.getState().displayPs).toBe(moved);
+    expect(c.getState().mode).toBe('paused');
+  });
+});
 
 describe('Conductor lockstep', () => {
   it('shows a step only once every worker has answered, whatever the order', async () => {

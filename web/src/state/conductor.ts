@@ -80,6 +80,17 @@ export function checkpointBudgetBytes(deviceGb: number | undefined = (globalThis
 /** Most one worker's checkpoints may hold, bytes. */
 export const CHECKPOINT_BUDGET_MAX = 512 * 2 ** 20;
 
+/**
+ * While playing, the time on screen moves every animation frame and the
+ * workers' frames land several times a second: the clock's listeners (the
+ * networks' canvases, the clock, the scrubber) hear of every change and
+ * read it live (`getClock`, `getLive`); the page's state, which re-renders
+ * the whole page, takes them at most this often (the event logs, the
+ * panels, the charts, the lesson). Every change made while not playing (a
+ * pause, a step, a seek) is published at once.
+ */
+export const CLOCK_STATE_MS = 200;
+
 /** Most wall time a worker looks for the next or previous event, ms. */
 export const FIND_WALL_MS = 3000;
 
@@ -103,8 +114,12 @@ interface Slot {
 
 /** Runs and controls the side-by-side runs. */
 export class Conductor {
+  /** The state as it is; `shown` is what the page last rendered from (see CLOCK_STATE_MS). */
   private state: ConductorState;
+  private shown: ConductorState;
+  private shownAt = 0;
   private listeners = new Set<() => void>();
+  private clockListeners = new Set<() => void>();
   private slots: Slot[] = [];
   private raf = 0;
   private lastTick = 0;
@@ -132,6 +147,7 @@ export class Conductor {
       divergencePs: null,
       phase: INITIAL_PHASE,
     };
+    this.shown = this.state;
   }
 
   /** Subscribes to changes (React's useSyncExternalStore). */
@@ -139,12 +155,33 @@ export class Conductor {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   };
-  /** The current state. */
-  getState = () => this.state;
+  /** The current state (while playing, its `displayPs` lags the clock by at most CLOCK_STATE_MS). */
+  getState = () => this.shown;
+  /** Subscribes to every move of the time on screen (the canvases, the clock): called once per animation frame while playing. */
+  subscribeClock = (fn: () => void) => {
+    this.clockListeners.add(fn);
+    return () => this.clockListeners.delete(fn);
+  };
+  /** The simulated time on screen now, picoseconds. */
+  getClock = () => this.state.displayPs;
+  /** The state as it is now, ahead of `getState` while playing (for views that draw every animation frame). */
+  getLive = () => this.state;
 
   private set(patch: Partial<ConductorState>) {
     this.state = { ...this.state, ...patch };
+    this.publish();
+  }
+  private publish() {
+    this.shown = this.state;
+    this.shownAt = performance.now();
     for (const l of this.listeners) l();
+    for (const l of this.clockListeners) l();
+  }
+  /** A change while playing: the clock's listeners hear of it now, the page's state at most every CLOCK_STATE_MS. */
+  private setWhilePlaying(patch: Partial<ConductorState>, now = performance.now()) {
+    this.state = { ...this.state, ...patch };
+    if (now - this.shownAt >= CLOCK_STATE_MS) this.publish();
+    else for (const l of this.clockListeners) l();
   }
 
   /**
@@ -169,7 +206,12 @@ export class Conductor {
   private setRun(i: number, f: (r: RunState) => RunState) {
     const runs = this.state.runs.slice();
     runs[i] = f(runs[i]);
-    this.set({ runs });
+    this.setComputed({ runs });
+  }
+  /** A change of what the workers computed (runs, timelines): while playing, as the clock's moves; else published at once. */
+  private setComputed(patch: Partial<ConductorState>) {
+    if (this.phase.kind === 'ready' && this.state.mode === 'playing') this.setWhilePlaying(patch);
+    else this.set(patch);
   }
 
   /** Loads settings: one fresh worker per protocol, all at time zero. */
@@ -349,7 +391,7 @@ export class Conductor {
     const prev = this.state.timelines[i];
     if (now - this.timelineShown > 250 || !prev || prev.explored_all !== t.explored_all) {
       this.timelineShown = now;
-      this.set({ timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) });
+      this.setComputed({ timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) });
     }
   }
   private timelineStats: TimelineStats[] = [];
@@ -700,7 +742,8 @@ export class Conductor {
       this.lastTick = now;
       const reached = this.minReached();
       const display = Math.min(this.state.displayPs + dt * this.state.speed, reached);
-      if (display !== this.state.displayPs) this.set({ displayPs: display });
+      if (display !== this.state.displayPs) this.setWhilePlaying({ displayPs: display }, now);
+      else if (this.shown !== this.state && now - this.shownAt >= CLOCK_STATE_MS) this.publish();
       if (this.allFinished()) return;
       if (this.idle() && reached < display + LEAD_WALL_S * this.state.speed) {
         void this.advanceAll(display + LEAD_WALL_S * this.state.speed, Infinity, SLICE_MS).then((ok) => ok && this.settle());

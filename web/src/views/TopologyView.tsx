@@ -1,8 +1,9 @@
 // The animated network of one run: switches and hosts in tiers, a queue bar
 // at every port, packets moving along links, drops and ECN marks flashing
 // where they happen. Drawn on a canvas by a requestAnimationFrame loop that
-// reads the latest props through a ref, so React does not re-render per
-// packet; the loop skips frames where nothing changed. The canvas carries
+// reads the latest props and the conductor's clock through a ref, so React
+// does not re-render per packet or per frame; the loop skips frames where
+// nothing changed. The canvas carries
 // what it drew in data attributes (packet size, smallest port target, name
 // size, in screen px) for the end-to-end test to measure.
 
@@ -27,6 +28,14 @@ export interface TopologyViewProps {
   onSelectFlow: (flow: number) => void;
   /** The simulated time on screen, picoseconds: packets are placed where they are at this time. */
   nowPs: number;
+  /**
+   * Reads the time on screen now (the conductor's clock): when given, the
+   * canvas follows it every animation frame and `nowPs` is not read, so
+   * the page need not re-render for the picture to move.
+   */
+  clock?: () => number;
+  /** Reads the run as it is now (the conductor's live state), ahead of `run` while playing; `run` when it gives nothing. */
+  liveRun?: () => RunState | undefined;
   /** Bytes at which a queue bar is full (default: the largest occupancy seen so far). */
   bufferBytes?: number;
   /** Queue bars above this are red, and a tick marks it (DCTCP's K). */
@@ -141,15 +150,19 @@ export function TopologyView(props: TopologyViewProps) {
       return L.layout;
     };
 
+    /** The run to draw and pick from: the live one when the page gives it. */
+    const runNow = () => L.props.liveRun?.() ?? L.props.run;
+
     const frame = () => {
       raf = requestAnimationFrame(frame);
       if (!ctx) return;
       if ((window.devicePixelRatio || 1) !== L.dpr) resize();
       const p = L.props;
-      const run = p.run;
+      const run = runNow();
       const topo = run.topology;
       const t = L.transform;
-      const sig = [run, topo, p.nowPs, p.colorBy, p.selectedPort, p.bufferBytes, p.ecnThresholdBytes, t, L.width, L.height, L.dpr];
+      const nowPs = p.clock ? p.clock() : p.nowPs;
+      const sig = [run, topo, nowPs, p.colorBy, p.selectedPort, p.bufferBytes, p.ecnThresholdBytes, t, L.width, L.height, L.dpr];
       if (sig.length === L.lastSig.length && sig.every((v, i) => v === L.lastSig[i])) return;
       L.lastSig = sig;
       if (!topo) {
@@ -171,11 +184,11 @@ export function TopologyView(props: TopologyViewProps) {
         topo,
         run,
         {
-          nowPs: p.nowPs,
+          nowPs,
           colorBy: p.colorBy,
           reducedMotion: reduced,
           selectedPort: p.selectedPort,
-          downPorts: downPortsAt(run.scenario, topo, p.nowPs),
+          downPorts: downPortsAt(run.scenario, topo, nowPs),
           bufferBytes: p.bufferBytes && p.bufferBytes > 0 ? p.bufferBytes : Math.max(L.maxSeen, 1500),
           ecnThresholdBytes: p.ecnThresholdBytes,
           k: t.k,
@@ -204,7 +217,7 @@ export function TopologyView(props: TopologyViewProps) {
     // Hover tooltip: the port (and its queue) under the pointer.
     const updateTip = () => {
       const tip = tipRef.current;
-      const topo = L.props.run.topology;
+      const topo = runNow().topology;
       if (!tip) return;
       if (!L.hover || !topo || !L.layout) {
         tip.style.display = 'none';
@@ -217,8 +230,8 @@ export function TopologyView(props: TopologyViewProps) {
         return;
       }
       const spec = topo.ports[port];
-      const qb = L.props.run.queueBytes[port] ?? 0;
-      const rate = L.props.run.linkRates.get(port);
+      const qb = runNow().queueBytes[port] ?? 0;
+      const rate = runNow().linkRates.get(port);
       const crowded = L.layout.portGap[port] * L.transform.k < PORT_TARGET_PX;
       tip.textContent = `${portName(topo, port)} · ${ROLE_NAMES[spec.role] ?? spec.role} · ${rateText(spec.rate)}b/s · ${bytesText(qb)} queued${rate !== undefined ? ` · RCP rate ${rateText(rate)}b/s` : ''}${crowded ? ' · click to zoom in' : ''}`;
       tip.style.display = 'block';
@@ -237,7 +250,7 @@ export function TopologyView(props: TopologyViewProps) {
     sel.call(z);
 
     const onClick = (e: MouseEvent) => {
-      const topo = L.props.run.topology;
+      const topo = runNow().topology;
       if (!topo || !L.layout) return;
       const rect = canvas.getBoundingClientRect();
       const [wx, wy] = L.transform.invert([e.clientX - rect.left, e.clientY - rect.top]);

@@ -2,6 +2,9 @@
 
 import { dropWhyName, type DropWhyName, type NavEvent } from '../engine/api';
 
+/** Thousands separators, English style ("2,048"): one formatter, as `toLocaleString` builds a new one on every call. */
+const THOUSANDS = new Intl.NumberFormat('en');
+
 /** A number to `digits` significant digits, without exponent notation for everyday magnitudes. */
 export function sig(v: number | null | undefined, digits = 3): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
@@ -9,13 +12,13 @@ export function sig(v: number | null | undefined, digits = 3): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
   if (a >= 1e9 || a < 1e-4) return v.toExponential(digits - 1);
-  if (a >= 10 ** digits) return Math.round(v).toLocaleString('en');
+  if (a >= 10 ** digits) return THOUSANDS.format(Math.round(v));
   return String(Number(v.toPrecision(digits)));
 }
 
 /** A count with thousands separators. */
 export function count(v: number): string {
-  return Math.round(v).toLocaleString('en');
+  return THOUSANDS.format(Math.round(v));
 }
 
 /** A count and its noun, singular for exactly one: "1 event", "2,048 events" (`many` for irregular plurals: "switches"). */
