@@ -1271,6 +1271,9 @@ try {
         const stage = await p.locator('.present-stage').evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
         m.present = { ...(await widths(p)), networks: await networks(p) };
         expect(m.present.scroll <= m.present.inner, `${tag}: presentation mode scrolls sideways`);
+        // The clock reads whole (not cut off by the page's edge or its box).
+        const clock = await p.getByTestId('clock').evaluate((e) => { const r = e.getBoundingClientRect(); return { right: r.right, scroll: e.scrollWidth, client: e.clientWidth, text: e.textContent }; });
+        expect(clock.right <= m.present.inner + 1 && clock.scroll <= clock.client + 1, `${tag}: the presented clock is cut off (${JSON.stringify(clock)})`);
         for (const n of m.present.networks) {
           expect(n.top >= stage.top - 1 && n.bottom <= stage.bottom + 1 && n.left >= stage.left - 1 && n.right <= stage.right + 1, `${tag}: a presented network is cut off by the stage (${JSON.stringify(n)} in ${JSON.stringify(stage)})`);
           expect(n.host > 0, `${tag}: host names are not drawn in presentation mode`);
