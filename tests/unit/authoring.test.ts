@@ -10,6 +10,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { decodeLessonHash, encodeLessonHash, MAX_LINK_CHARS } from '../../web/src/lessons/share';
 import { Markdown } from '../../web/src/lessons/Markdown';
 import { parseMarkdown, plainText } from '../../web/src/lessons/markdown';
+import { documentedColumns } from '../../web/src/export/readme';
 import { runsOfSettings, selfCheckCsv, selfCheckRows, selfCheckScore, spreadsheetSafe } from '../../web/src/lessons/author';
 import { LESSON_FILES, lessonSettings, validateLesson, type Lesson } from '../../web/src/lessons/lesson';
 import { readImport, parseJson, srcFromHash } from '../../web/src/import/importer';
@@ -166,6 +167,9 @@ describe('self-check', () => {
     expect(selfCheckScore(rows, summaries)).toEqual({ right: 1, answered: 2, of: 2 });
     const csv = parseCsv(selfCheckCsv(l, rows, summaries));
     expect(csv[0]).toEqual(['lesson', 'step', 'step_title', 'question', 'judged_by', 'your_answer', 'correct_answer', 'result']);
+    // The data dictionary (the README beside the downloads, docs/reference/csv.md) has every column.
+    const documented = documentedColumns();
+    for (const name of csv[0]) expect(documented.has(name), `${name} is not in the CSV README`).toBe(true);
     expect(csv[1]).toEqual([`'=HYPERLINK("http://evil.example","x")`, '2', `'+1, "quoted"\nline`, "'@SUM(A1)", 'lowest mean slowdown of short flows (under 100 KB)', 'pfabric', 'pfabric', 'right']);
     expect(csv[2].slice(2)).toEqual(["'-2", 'Highest?', 'highest mean slowdown', 'pfabric', 'dctcp', 'wrong']);
     expect(csv[3][3]).toBe('1 right of 2 answered (2 questions)');

@@ -130,6 +130,23 @@ pub fn summary_columns() -> Vec<Column> {
 pub const VARIED_COLUMN: &str =
     "A sweep that varies a scenario field has it as its first column, named by its dotted path (for example `workload.matrix.senders`): the value of that run.";
 
+/// The columns of the lesson self-check CSV the page writes
+/// (`web/src/lessons/author.ts`, `selfCheckCsv`; the page's tests check
+/// its header against this list): one row per question of the lesson, then
+/// a row with the score.
+pub fn self_check_columns() -> Vec<Column> {
+    vec![
+        col("lesson", "The lesson's title."),
+        col("step", "The step the question belongs to, counted from 1 (empty on the score row)."),
+        col("step_title", "The step's title (\"score\" on the last row)."),
+        col("question", "The question as the lesson asks it; on the score row, the score: right answers of those answered, and the number of questions."),
+        col("judged_by", "What decides the answer, in words and units: which protocol has the lowest or highest value of a summary metric (for example \"lowest mean slowdown of short flows (under 100 KB)\")."),
+        col("your_answer", "The protocol the student chose; empty if not answered."),
+        col("correct_answer", "The protocol the finished runs say (judged among the lesson's own runs, never a what-if branch); empty before the runs finish."),
+        col("result", "right, wrong, not answered, or no single winner (the best value is shared by two runs, or no run has the metric)."),
+    ]
+}
+
 /// The data dictionary of the CSVs as Markdown: every column of the flows
 /// and summary CSVs with its meaning, unit and precision. The page writes
 /// it as the README of its exports, and docs/reference/csv.md holds it (a
@@ -155,11 +172,14 @@ pub fn dictionary_markdown() -> String {
          One row per flow that arrived (background flows are simulated but not listed).\n\n{}\n\
          ## Summary CSV\n\n\
          One row per run. Flow sizes are classed as pFabric and pHost class them: short under {} bytes, long over {} bytes, medium in between.\n\n{}\n\
-         {VARIED_COLUMN}\n",
+         {VARIED_COLUMN}\n\n\
+         ## Lesson self-check CSV\n\n\
+         Written by the app's lesson panel in self-check mode (the \"results.csv\" button, saved as LESSON_self-check.csv): one row per question, then a row with the score.\n\n{}",
         table(flow_columns()),
         SHORT_FLOW_MAX,
         LONG_FLOW_MIN,
         table(summary_columns()),
+        table(self_check_columns()),
     )
 }
 
