@@ -6,8 +6,9 @@
 // drops of every run (red, from a scan of the whole runs in the
 // background, for runs of lesson size) and a lesson's steps (numbered).
 
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
+import { useClockText } from './useClock';
 import { fmtTime, plural } from '../views/format';
 import { DROP_SCAN_MAX_FLOWS, scanDrops, tickPositions, type ScannedRun } from '../state/dropScan';
 
@@ -110,19 +111,19 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
   );
 }
 
-/** The current time as text, following the conductor's clock every animation frame (re-rendering only itself). */
+/** The current time as text, following the conductor's clock (useClockText), re-rendering only itself. */
 function ClockText({ c }: { c: Conductor }) {
-  return <>{fmtTime(useSyncExternalStore(c.subscribeClock, c.getClock))}</>;
+  return <>{fmtTime(useClockText(c))}</>;
 }
 
 /**
- * The scrubber's slider: follows the conductor's clock every animation
- * frame (re-rendering only itself); dragging it seeks. `endPs`: the end of
+ * The scrubber's slider: follows the conductor's clock (useClockText),
+ * re-rendering only itself; dragging it seeks. `endPs`: the end of
  * the track (the page's state), never less than the time on screen.
  */
 function ScrubRange({ c, endPs: stateEnd, busy }: { c: Conductor; endPs: number; busy: boolean }) {
   const [drag, setDrag] = useState<number | null>(null);
-  const ps = useSyncExternalStore(c.subscribeClock, c.getClock);
+  const ps = useClockText(c);
   const endPs = Math.max(stateEnd, ps);
   const value = drag ?? Math.round((ps / endPs) * STEPS);
   return (

@@ -3,8 +3,9 @@
 // button and in the help line); the keys of EventNav's buttons (next and
 // previous drop, mark, token, decision, completion) are handled here too.
 
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
+import { useClockText } from './useClock';
 import { fmtClock, fmtTime, NAV_TEXT } from '../views/format';
 import { NAV_EVENTS } from '../engine/api';
 import { NAV_KEYS, navKey } from './EventNav';
@@ -159,10 +160,10 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
 /**
  * The one clock: to the nanosecond while paused and stepping (events a few
  * ns apart read apart), coarser while playing. It follows the conductor's
- * clock every animation frame, re-rendering only itself.
+ * clock (useClockText), re-rendering only itself.
  */
 function Clock({ c, s }: { c: Conductor; s: ConductorState }) {
-  const ps = useSyncExternalStore(c.subscribeClock, c.getClock);
+  const ps = useClockText(c);
   return (
     <span className="clock" data-testid="clock" data-ps={String(ps)} title={`${(ps / 1e6).toFixed(6)} µs`}>
       t = {s.mode === 'paused' ? fmtClock(ps) : fmtTime(ps)} · RTT {fmtTime(s.rttPs)}

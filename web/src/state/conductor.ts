@@ -177,12 +177,26 @@ export class Conductor {
     for (const l of this.listeners) l();
     for (const l of this.clockListeners) l();
   }
-  /** A change while playing: the clock's listeners hear of it now, the page's state at most every CLOCK_STATE_MS. */
+  /**
+   * A change while playing: the clock's listeners hear of it now; the page
+   * takes it at most every CLOCK_STATE_MS, in a task of its own (not in the
+   * animation frame that moved the clock, which then stays short).
+   */
   private setWhilePlaying(patch: Partial<ConductorState>, now = performance.now()) {
     this.state = { ...this.state, ...patch };
-    if (now - this.shownAt >= CLOCK_STATE_MS) this.publish();
-    else for (const l of this.clockListeners) l();
+    for (const l of this.clockListeners) l();
+    this.publishSoon(now);
   }
+  /** Publishes the state in a task of its own when the page's copy is CLOCK_STATE_MS old. */
+  private publishSoon(now: number) {
+    if (now - this.shownAt < CLOCK_STATE_MS || this.publishing) return;
+    this.publishing = true;
+    setTimeout(() => {
+      this.publishing = false;
+      if (this.shown !== this.state) this.publish();
+    }, 0);
+  }
+  private publishing = false;
 
   /**
    * Sends event `e` to the state machine and shows the new phase with
@@ -743,7 +757,7 @@ export class Conductor {
       const reached = this.minReached();
       const display = Math.min(this.state.displayPs + dt * this.state.speed, reached);
       if (display !== this.state.displayPs) this.setWhilePlaying({ displayPs: display }, now);
-      else if (this.shown !== this.state && now - this.shownAt >= CLOCK_STATE_MS) this.publish();
+      else if (this.shown !== this.state) this.publishSoon(now);
       if (this.allFinished()) return;
       if (this.idle() && reached < display + LEAD_WALL_S * this.state.speed) {
         void this.advanceAll(display + LEAD_WALL_S * this.state.speed, Infinity, SLICE_MS).then((ok) => ok && this.settle());
