@@ -387,7 +387,7 @@ fn lowest_queue_run(probing: bool) -> LowestQueueRun {
             }
         }
         // A finished flow's sender is retired (forgotten): read it while it runs.
-        interval = interval.or_else(|| sim.proto.win.senders.get(low.idx()).map(|s| s.probe_interval.ps()));
+        interval = interval.or_else(|| sim.proto.win.senders.get(low.idx()).and_then(|s| s.cc.pase()).map(|h| h.probe_interval().ps()));
         if sim.proto.win.sender_done(low) {
             break;
         }

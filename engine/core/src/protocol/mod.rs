@@ -19,7 +19,7 @@
 //! the rest of the engine its ports, how to build it, whether a run can be
 //! split and what the page shows of it); `registry.rs` lists them once.
 //! The window transports (TCP, DCTCP, D2TCP, L2DCT, pFabric) share one
-//! folder, `window/`, and its congestion controllers (`window/cc.rs`).
+//! folder, `window/`, and its congestion controllers (`window/controller/`).
 
 pub mod fastpass;
 pub mod flow_table;

@@ -59,14 +59,17 @@
 //! * **Arbitration latency** (`await_arbitration`, off by default): an
 //!   inter-rack flow holds one packet until its chain's first answer
 //!   reaches the source; otherwise it starts with its source's decision.
-//! * **End hosts** (section 3.2): `cc::PaseHost`, the controller of `window.rs`:
+//! * **End hosts** (section 3.2): each flow's sender (`window/`) holds a
+//!   `controller::PaseHost`, which the source tells every decision
+//!   ([`PaseHost::on_decision`](crate::protocol::window::controller::PaseHost::on_decision);
+//!   the sender's fields are not touched):
 //!   DCTCP's cut on ECN marks; in the top queue the window is the reference
 //!   rate times the base RTT; entering an intermediate queue the window is 1
 //!   and grows by 1/cwnd per ACK; in the lowest queue it is 1 and a timeout
 //!   sends a header-only probe once per probe interval instead of
-//!   retransmitting. Data carry the queue in the packet's `class`.
-//!   PASE-DCTCP (`rate_control: dctcp`) keeps the queues and runs plain
-//!   DCTCP windows.
+//!   retransmitting. Data carry the queue in the packet's `class` (the
+//!   sender's). PASE-DCTCP (`rate_control: dctcp`) keeps the queues and
+//!   runs a plain DCTCP controller.
 //! * **Switches**: `strict_priority(queues)` with per-queue ECN at K.
 //!
 //! The paper's text was not available while this was written (searches
@@ -79,7 +82,8 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};
 use crate::packet::{Header, Packet, PacketKind, PaseHeader, PaseMsg};
 use crate::protocol::flow_table::FlowTable;
-use crate::protocol::window::{PaseMode, WindowConfig, WindowTimer, WindowTransport};
+use crate::protocol::window::controller::PaseMode;
+use crate::protocol::window::{WindowConfig, WindowTimer, WindowTransport};
 use crate::protocol::{Io, Protocol};
 use crate::trace::{ControlEvent, TraceKind};
 use crate::units::{SimTime, HEADER, MTU};
@@ -591,12 +595,12 @@ impl Pase {
     fn apply(&mut self, flow: FlowId, d: Decision, io: &mut Io<PaseTimer>) {
         let lowest = self.p.queues as u8 - 1;
         let rtt = self.flow(flow).rtt;
-        let pase = self.p.rate_control == PaseRateControl::Pase;
-        let lowest_grows = self.p.lowest_queue_grows;
         // A retired flow (every packet acknowledged) has nothing to apply.
         let Some(s) = self.win.senders.get_mut(flow.idx()) else { return };
         s.class = d.queue;
-        if pase {
+        // PASE's rate control (PASE-DCTCP's plain DCTCP takes the queue
+        // only).
+        if let Some(host) = s.cc.pase_mut() {
             let mode = if d.queue == 0 {
                 PaseMode::Top
             } else if d.queue == lowest {
@@ -604,14 +608,7 @@ impl Pase {
             } else {
                 PaseMode::Middle
             };
-            match mode {
-                PaseMode::Top => s.set_window(d.rate_bps * rtt.as_secs_f64() / (MTU as f64 * 8.0)),
-                PaseMode::Middle if s.mode != PaseMode::Middle => s.set_window(1.0),
-                PaseMode::Middle => {}
-                PaseMode::Lowest if s.mode != PaseMode::Lowest || !lowest_grows => s.set_window(1.0),
-                PaseMode::Lowest => {}
-            }
-            s.mode = mode;
+            host.on_decision(mode, d.rate_bps, rtt);
         }
         self.win.send_window(flow, io);
     }
@@ -694,7 +691,9 @@ impl Protocol for Pase {
         self.flows.push(f.id.idx(), FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, receiver_done: false });
         self.win.add_flow(f);
         let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
-        self.win.senders.get_mut(f.id.idx()).expect("just added").probe_interval = probe;
+        if let Some(host) = self.win.senders.get_mut(f.id.idx()).expect("just added").cc.pase_mut() {
+            host.set_probe_interval(probe);
+        }
         // Bottom-up: the source's own decision at once (PASE-DCTCP keeps its
         // initial window and only takes the queue).
         let d = self.start_round(f.id, io);
@@ -706,8 +705,8 @@ impl Protocol for Pase {
             // one packet (the top queue's window does not grow).
             let s = self.win.senders.get_mut(f.id.idx()).expect("just added");
             s.class = d.queue;
-            if awaiting && self.p.rate_control == PaseRateControl::Pase {
-                s.set_window(1.0);
+            if let (true, Some(host)) = (awaiting, s.cc.pase_mut()) {
+                host.set_window(1.0);
             }
             self.win.send_window(f.id, io);
         }

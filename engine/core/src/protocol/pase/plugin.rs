@@ -6,7 +6,7 @@ use super::params::PaseRateControl;
 use super::Pase;
 use crate::protocol::plugin::{buffer_field, Build, Descriptor, Field, Plugin, PriorityKey};
 use crate::protocol::ports::{Discipline, PortSetup};
-use crate::protocol::window::cc::{Controller, Dctcp, PaseHost};
+use crate::protocol::window::controller::{ControllerConfig, DctcpConfig, PaseHostConfig};
 use crate::protocol::window::WindowConfig;
 
 /// PASE (Munir et al., SIGCOMM 2014; PROTOCOLS.md section 7).
@@ -52,13 +52,14 @@ impl Plugin for PasePlugin {
 
 impl WindowConfig {
     /// PASE's end hosts: DCTCP's settings from PASE's parameters, with
-    /// PASE's window rules ([`PaseHost`]) or, for PASE-DCTCP, plain
-    /// DCTCP's.
+    /// PASE's window rules (`controller::PaseHost`, PASE section 3.2) or,
+    /// for PASE-DCTCP, plain DCTCP's.
     pub fn pase(p: &PaseParams, spraying: bool) -> Self {
         let d = p.dctcp_part();
+        let dctcp = DctcpConfig::new(&d);
         let control = match p.rate_control {
-            PaseRateControl::Pase => Controller::Pase(PaseHost { dctcp: Dctcp::new(&d), lowest_grows: p.lowest_queue_grows, probing: p.probing }),
-            PaseRateControl::Dctcp => Controller::Dctcp(Dctcp::new(&d)),
+            PaseRateControl::Pase => ControllerConfig::Pase(PaseHostConfig { dctcp, lowest_grows: p.lowest_queue_grows, probing: p.probing }),
+            PaseRateControl::Dctcp => ControllerConfig::Dctcp(dctcp),
         };
         Self::dctcp_like(control, &d, spraying)
     }

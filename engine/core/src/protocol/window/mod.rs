@@ -1,13 +1,20 @@
 //! Window-based transports: TCP NewReno, DCTCP, D2TCP, L2DCT and pFabric's
-//! minimal rate control share one sender and receiver; a [`Controller`]
-//! (`cc.rs`) decides how the window moves (smoltcp's congestion
-//! controllers, quinn's `congestion.rs`). PASE's end hosts join as a
+//! minimal rate control share one sender and receiver; each flow's sender
+//! holds one congestion controller (`controller/`: a [`FlowController`]
+//! built per flow by the configuration's [`ControllerConfig`], in the shape
+//! of quinn-proto's and smoltcp's congestion controllers) that owns the
+//! window and whatever state its rule keeps. PASE's end hosts join as a
 //! further controller.
 //!
 //! The sender keeps a per-packet scoreboard (unsent, in flight, SACKed,
 //! lost), sends while the packets in flight ("pipe", RFC 6675) are below
-//! the window, retransmits lost packets first, and runs one retransmission
-//! timer. The receiver acknowledges every data packet with the cumulative
+//! the controller's window, retransmits lost packets first, and runs one
+//! retransmission timer. It detects loss (duplicate ACKs, NewReno's fast
+//! recovery, RFC 6582; the timeout) and tells the controller, which moves
+//! the window; the sender holds no congestion state of its own (issue 29:
+//! the controllers own theirs, and `controller/` never sees the sender).
+//!
+//! The receiver acknowledges every data packet with the cumulative
 //! ACK, the packet it got (a selective ACK), its ECN mark and timestamp;
 //! with delayed ACKs (DCTCP's `testbed_kernel` profile) it acknowledges
 //! every second packet, a lone one after a timeout, and at once a packet out
@@ -21,39 +28,23 @@ use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, RttEstimator};
 use crate::protocol::{Io, Protocol};
 use crate::trace::{ControlEvent, TraceKind};
-use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MSS};
+use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
 use crate::workload::FlowSpec;
-use cc::{CongestionControl, Controller, D2tcp, Dctcp, L2dct, NewReno, PFabric};
+use controller::{AckEvent, CongestionEvent, Controller, ControllerConfig, D2tcpConfig, DctcpConfig, FlowController, L2dctConfig, PFabricConfig};
+use controller::{RenoConfig, UNBOUNDED_CWND};
 use params::{D2tcpParams, DctcpParams, DctcpSettings, L2dctParams, PFabricParams, TcpParams};
 
-pub mod cc;
+pub mod controller;
 pub mod params;
 mod plugins;
 pub use plugins::{D2tcpPlugin, DctcpPlugin, L2dctPlugin, PFabricPlugin, TcpPlugin};
 
-/// Where PASE's arbitration put a flow, as its sender's window sees it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PaseMode {
-    /// The top queue: the window is the reference rate times the RTT
-    /// (set by the arbitration, not grown per ACK).
-    #[default]
-    Top,
-    /// An intermediate queue: from 1 packet, + 1/cwnd per ACK.
-    Middle,
-    /// The lowest queue: 1 packet, and a header-only probe once per probe
-    /// interval where a timeout would retransmit.
-    Lowest,
-}
-
-/// Settings of a window transport, from the protocol's parameters.
+/// Settings of a window transport, from the protocol's parameters: its
+/// controller's (the factory of each flow's controller) and its sender's.
 #[derive(Clone, Debug)]
 pub struct WindowConfig {
-    /// Which controller, with its own parameters.
-    pub control: Controller,
-    /// Initial window, packets.
-    pub init_cwnd: f64,
-    /// Largest window, packets.
-    pub max_cwnd: f64,
+    /// Which controller, with its own parameters (window bounds included).
+    pub control: ControllerConfig,
     /// Smallest (TCP) or fixed (pFabric) retransmission timeout.
     pub min_rto: SimTime,
     /// Largest timeout after exponential backoff.
@@ -66,9 +57,6 @@ pub struct WindowConfig {
     /// With spraying, the threshold grows to this fraction of the window
     /// (the pFabric ns-2 scripts' `dynamic_dupack_ 0.75` for TCP and DCTCP).
     pub dupack_cwnd_fraction: f64,
-    /// The smallest window a DCTCP cut leaves, packets (1; Linux's
-    /// DCTCP: 2).
-    pub min_cwnd_after_cut: f64,
     /// The receiver delays ACKs, holding a lone packet's ACK at most this
     /// long (DCTCP's `delayed_ack`); `None`: every packet is ACKed at once.
     pub delayed_ack: Option<SimTime>,
@@ -78,40 +66,36 @@ impl WindowConfig {
     /// TCP NewReno with pFabric Table 1's parameters.
     pub fn tcp(p: &TcpParams, spraying: bool) -> Self {
         WindowConfig {
-            control: Controller::NewReno(NewReno),
-            init_cwnd: p.init_cwnd as f64,
-            max_cwnd: 1e9,
+            control: ControllerConfig::NewReno(RenoConfig { init_cwnd: p.init_cwnd as f64, max_cwnd: UNBOUNDED_CWND }),
             min_rto: SimTime::from_us_f64(p.min_rto_us),
             max_rto: SimTime::from_us_f64(p.max_rto_us),
             fixed_rto: false,
             dupack_threshold: Some(p.dupack_threshold),
             dupack_cwnd_fraction: if spraying { 0.75 } else { 0.0 },
-            min_cwnd_after_cut: 1.0,
             delayed_ack: None,
         }
     }
     /// DCTCP with its profile's defaults and the parameters given.
     pub fn dctcp(p: &DctcpParams, spraying: bool) -> Self {
         let d = p.dctcp_part();
-        Self::dctcp_like(Controller::Dctcp(Dctcp::new(&d)), &d, spraying)
+        Self::dctcp_like(ControllerConfig::Dctcp(DctcpConfig::new(&d)), &d, spraying)
     }
     /// D2TCP: DCTCP's settings plus the imminence bounds.
     pub fn d2tcp(p: &D2tcpParams, spraying: bool) -> Self {
-        Self::dctcp_like(Controller::D2tcp(D2tcp::new(p)), &p.dctcp_part(), spraying)
+        Self::dctcp_like(ControllerConfig::D2tcp(D2tcpConfig::new(p)), &p.dctcp_part(), spraying)
     }
     /// L2DCT: DCTCP's settings plus the weights and their thresholds.
     pub fn l2dct(p: &L2dctParams, spraying: bool) -> Self {
-        Self::dctcp_like(Controller::L2dct(L2dct::new(p)), &p.dctcp_part(), spraying)
+        Self::dctcp_like(ControllerConfig::L2dct(L2dctConfig::new(p)), &p.dctcp_part(), spraying)
     }
-    /// The settings DCTCP, D2TCP and L2DCT share, from DCTCP's settings.
-    pub(crate) fn dctcp_like(control: Controller, p: &DctcpSettings, spraying: bool) -> Self {
+    /// The sender's settings DCTCP, D2TCP and L2DCT share, from DCTCP's
+    /// settings, with `control` built from the same.
+    pub(crate) fn dctcp_like(control: ControllerConfig, p: &DctcpSettings, spraying: bool) -> Self {
         WindowConfig {
             control,
-            init_cwnd: p.init_cwnd as f64,
             min_rto: SimTime::from_us_f64(p.min_rto_us),
             max_rto: SimTime::from_us_f64(p.max_rto_us),
             dupack_threshold: Some(p.dupack_threshold),
-            min_cwnd_after_cut: p.min_cwnd_after_cut as f64,
             delayed_ack: p.delayed_ack_timeout_us.map(SimTime::from_us_f64),
             ..Self::tcp(&TcpParams::default(), spraying)
         }
@@ -119,63 +103,44 @@ impl WindowConfig {
     /// pFabric with its Table 1 parameters.
     pub fn pfabric(p: &PFabricParams) -> Self {
         WindowConfig {
-            control: Controller::PFabric(PFabric::new(p)),
-            init_cwnd: p.init_cwnd as f64,
-            max_cwnd: p.max_cwnd as f64,
+            control: ControllerConfig::PFabric(PFabricConfig::new(p)),
             min_rto: SimTime::from_us_f64(p.rto_us),
             max_rto: SimTime::from_us_f64(p.rto_us),
             fixed_rto: true,
             dupack_threshold: None,
             dupack_cwnd_fraction: 0.0,
-            min_cwnd_after_cut: 1.0,
             delayed_ack: None,
         }
     }
 }
 
-/// Sender state of one flow.
+/// Sender state of one flow: the transport's (scoreboard, RTT estimate,
+/// timer, loss detection, counters) and its congestion controller, which
+/// owns the window.
 #[derive(Clone, Debug)]
 pub struct Sender {
     src: NodeId,
     dst: NodeId,
     /// Payload bytes.
-    pub(super) size: u64,
+    size: u64,
     /// Which packets are in flight, acknowledged, lost.
     pub sb: Scoreboard,
-    /// Congestion window, packets.
-    pub cwnd: f64,
-    ssthresh: f64,
+    /// The congestion controller: the window and its rule's state.
+    pub cc: FlowController,
     rtt: RttEstimator,
     /// The current retransmission timeout.
-    pub(super) rto: SimTime,
+    rto: SimTime,
     timer: LazyTimer,
     last_cum: u32,
     dupacks: u32,
     in_recovery: bool,
     recover: u32,
-    /// DCTCP's estimate of the fraction of marked packets.
-    pub alpha: f64,
-    win_acked: u32,
-    win_marked: u32,
-    win_end: u32,
-    cwr_end: u32,
-    /// Timeouts since the last ACK.
-    pub timeouts_in_row: u32,
-    /// pFabric probe mode.
-    pub probe_mode: bool,
     /// Sub-queue of its data packets (PASE's arbitrated queue; 0 otherwise).
     pub class: u8,
-    /// PASE: the arbitrated queue as the window sees it.
-    pub mode: PaseMode,
-    /// PASE: period of the lowest queue's probes.
-    pub probe_interval: SimTime,
     /// PASE: header-only probes sent.
     pub probes_sent: u32,
     /// PASE: data retransmissions started by a timeout.
     pub timeout_retransmissions: u32,
-    /// Absolute deadline (arrival + the flow's deadline), `NEVER` without
-    /// one; D2TCP reads it.
-    pub(super) deadline: SimTime,
 }
 
 /// Receiver state of one flow: which packets arrived, and the cumulative
@@ -316,9 +281,7 @@ impl WindowTransport {
             return;
         }
         // pFabric: any ACK ends probe mode and the run of timeouts.
-        s.timeouts_in_row = 0;
-        let was_probing = s.probe_mode;
-        s.probe_mode = false;
+        let was_probing = s.cc.on_ack_arrival();
         if !cfg.fixed_rto && h.sack < s.sb.n() {
             s.rtt.sample(io.now - echo_sent_at);
             s.rto = s.rtt.rto(cfg.min_rto, cfg.max_rto);
@@ -338,75 +301,54 @@ impl WindowTransport {
             s.dupacks += 1;
         }
         if let Some(thr) = cfg.dupack_threshold {
-            let thr = thr.max((cfg.dupack_cwnd_fraction * s.cwnd) as u32);
+            let thr = thr.max((cfg.dupack_cwnd_fraction * s.cc.window()) as u32);
             if s.in_recovery {
                 if s.sb.snd_una > s.recover {
                     s.in_recovery = false;
-                    s.cwnd = s.ssthresh;
+                    s.cc.on_recovery_end();
                 } else if advanced {
                     // NewReno partial ACK: the next hole is lost too.
                     s.sb.mark_lost(s.sb.snd_una);
                 }
             } else if s.dupacks == thr {
-                s.ssthresh = (s.cwnd / 2.0).max(2.0);
-                s.cwnd = s.ssthresh;
+                s.cc.on_congestion_event(CongestionEvent::DupAcks);
                 s.in_recovery = true;
                 s.recover = s.sb.snd_nxt.saturating_sub(1);
                 s.sb.mark_lost(s.sb.snd_una);
             }
         }
-        // DCTCP: alpha once per window of data, cut once per window.
-        let cc = &cfg.control;
-        let dctcp = cc.dctcp();
-        if let Some(d) = dctcp.filter(|_| newly > 0) {
-            s.win_acked += newly;
-            if h.ece {
-                s.win_marked += newly;
-            }
-            if s.sb.snd_una > s.win_end {
-                let f = s.win_marked as f64 / s.win_acked.max(1) as f64;
-                s.alpha = (1.0 - d.g) * s.alpha + d.g * f;
-                s.win_acked = 0;
-                s.win_marked = 0;
-                s.win_end = s.sb.snd_nxt;
-            }
-            if h.ece && h.sack >= s.cwr_end && !s.in_recovery {
-                // DCTCP cuts by alpha / 2; D2TCP by alpha^d / 2 (section 3);
-                // L2DCT by alpha^w_c / 2 (section IV).
-                let p = cc.cut(s, io.now);
-                s.cwnd = (s.cwnd * (1.0 - p / 2.0)).max(cfg.min_cwnd_after_cut);
-                s.ssthresh = s.cwnd.max(2.0);
-                s.cwr_end = s.sb.snd_nxt;
-            }
-        }
-        // Window growth: slow start below ssthresh, then k packets per
-        // window (1; L2DCT: w_c / w_max, section IV). PASE: only
-        // intermediate queues grow (section 3.2).
-        if newly > 0 && !s.in_recovery && !(h.ece && dctcp.is_some()) && cc.grows(s) {
-            let k = cc.avoidance_gain(s);
-            for _ in 0..newly {
-                s.cwnd += if s.cwnd < s.ssthresh { 1.0 } else { k / s.cwnd };
-            }
-            s.cwnd = s.cwnd.min(cfg.max_cwnd);
-        }
+        // The controller moves the window: DCTCP's estimate and cut on
+        // marks, growth (slow start, congestion avoidance).
+        let ack = AckEvent {
+            newly,
+            ece: h.ece,
+            sack: h.sack,
+            snd_una: s.sb.snd_una,
+            snd_nxt: s.sb.snd_nxt,
+            in_recovery: s.in_recovery,
+            size: s.size,
+            srtt_ps: s.rtt.srtt_ps(),
+            now: io.now,
+        };
+        s.cc.on_ack(&ack);
         if newly > 0 || was_probing {
-            s.timer.set(io.now + cc.progress_wait(s));
+            s.timer.set(io.now + s.cc.progress_wait(s.rto));
         }
         self.send_window(flow, io);
     }
 
     /// Sends while the pipe is below the window.
     pub fn send_window<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
-        let (ecn, prioritized) = (self.cfg.control.dctcp().is_some(), self.cfg.control.prioritized());
+        let (ecn, prioritized) = (self.cfg.control.ecn_capable(), self.cfg.control.prioritized());
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
-        if s.sb.done() || s.probe_mode {
+        if s.sb.done() || s.cc.in_probe_mode() {
             return;
         }
         let was_idle = s.sb.in_flight == 0;
         // Whole packets of window: the float-to-integer cast truncates,
         // which is `floor` for a window of at least one packet (and much
         // cheaper than the `floor` call this target makes without SSE4.1).
-        let window = s.cwnd.max(1.0) as u32;
+        let window = s.cc.window().max(1.0) as u32;
         while s.sb.in_flight < window {
             let Some(seq) = s.sb.take_next() else { break };
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, data_packet_wire_size(s.size, seq));
@@ -430,7 +372,7 @@ impl WindowTransport {
     fn on_timeout<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
-        if cfg.control.probes_instead_of_retransmitting(s) {
+        if let Some(interval) = s.cc.probe_instead_of_retransmit() {
             // PASE (section 3.2): in the lowest queue packets may wait long
             // behind higher queues; instead of retransmitting, send a
             // header-only probe once per probe interval (its ACK restarts
@@ -443,26 +385,23 @@ impl WindowTransport {
             io.send(p);
             s.probes_sent += 1;
             io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseProbe });
-            s.timer.set(io.now + s.probe_interval);
+            s.timer.set(io.now + interval);
             s.arm(io, flow);
             return;
         }
         if s.sb.in_flight > 0 {
             s.timeout_retransmissions += 1;
         }
-        s.timeouts_in_row += 1;
-        s.ssthresh = (s.cwnd / 2.0).max(2.0);
-        s.cwnd = 1.0;
+        // The window collapses; pFabric counts the timeouts in a row and
+        // may enter probe mode (section 4.2).
+        s.cc.on_timeout();
         s.in_recovery = false;
         s.dupacks = 0;
         s.sb.all_in_flight_lost();
         if !cfg.fixed_rto {
             s.rto = (s.rto + s.rto).min(cfg.max_rto);
         }
-        if cfg.control.probe_mode_after().is_some_and(|n| s.timeouts_in_row >= n) {
-            s.probe_mode = true;
-        }
-        let probe = s.probe_mode;
+        let probe = s.cc.in_probe_mode();
         io.trace(|| TraceKind::Timeout { flow, probe_mode: probe });
         s.timer.set(io.now + s.rto);
         if probe {
@@ -487,8 +426,7 @@ impl Sender {
             dst: f.dst,
             size: f.size,
             sb: Scoreboard::new(f.size),
-            cwnd: cfg.init_cwnd,
-            ssthresh: f64::INFINITY,
+            cc: cfg.control.new_flow(f),
             rtt: RttEstimator::default(),
             rto: cfg.min_rto,
             timer: LazyTimer::new(),
@@ -496,30 +434,10 @@ impl Sender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
-            alpha: cfg.control.dctcp().map_or(0.0, |d| d.initial_alpha),
-            win_acked: 0,
-            win_marked: 0,
-            win_end: 0,
-            cwr_end: 0,
-            timeouts_in_row: 0,
-            probe_mode: false,
             class: 0,
-            mode: PaseMode::Top,
-            probe_interval: SimTime::NEVER,
             probes_sent: 0,
             timeout_retransmissions: 0,
-            deadline: f.deadline.map_or(SimTime::NEVER, |d| f.arrival + d),
         }
-    }
-
-    /// Payload bytes sent at least once (packets below `snd_nxt`).
-    pub(super) fn bytes_sent(&self) -> u64 {
-        (self.sb.snd_nxt as u64 * MSS as u64).min(self.size)
-    }
-
-    /// The smoothed RTT, picoseconds (0 before the first sample).
-    pub(super) fn srtt_ps(&self) -> f64 {
-        self.rtt.srtt_ps()
     }
 
     /// Keeps the retransmission timer's event pending (a lazy timer).
@@ -714,11 +632,6 @@ impl Sender {
     /// Payload bytes not yet acknowledged.
     pub fn remaining_bytes(&self) -> u64 {
         self.sb.remaining_bytes()
-    }
-    /// Sets the window, in packets, keeping slow start off (PASE).
-    pub fn set_window(&mut self, cwnd: f64) {
-        self.cwnd = cwnd.max(1.0);
-        self.ssthresh = self.cwnd;
     }
     /// The smoothed RTT estimate (zero before the first sample).
     pub fn srtt(&self) -> SimTime {

@@ -4,6 +4,7 @@
 use super::*;
 use crate::net::topology::{build, TopologySpec};
 use crate::protocol::testing;
+use crate::protocol::window::controller::Controller;
 
 /// Drives a [`WindowTransport`] (DCTCP with the parameters given).
 type Harness = testing::Harness<WindowTransport>;
@@ -143,11 +144,11 @@ fn the_first_cut_follows_the_profiles_initial_alpha() {
             x.prepare_receiver(&f);
             x.on_flow_arrival(&f, io)
         });
-        let cwnd0 = h.proto.senders.get(0).unwrap().cwnd;
+        let cwnd0 = h.proto.senders.get(0).unwrap().cc.window();
         let a = ack_packet(FlowId(0), NodeId(1), NodeId(0), 0, 1, 0, true, SimTime::ZERO);
         h.at(us(10.0), |x, io| x.on_packet(a, io));
         let s = h.proto.senders.get(0).unwrap();
-        (cwnd0, s.alpha, s.cwnd)
+        (cwnd0, s.cc.alpha().unwrap(), s.cc.window())
     };
     let (w0, alpha_linux, w_linux) = first_cut(r#"{"profile":"linux"}"#);
     let (_, alpha_ns2, w_ns2) = first_cut(r#"{"profile":"ns2"}"#);
