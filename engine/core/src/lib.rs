@@ -35,33 +35,56 @@
 //!
 //! No `unsafe` outside two fenced places, each allowed where it is and
 //! nowhere else: the counting allocator ([`heap`]) and the posts the
-//! threads of a split run share (`parallel`'s board).
+//! threads of a split run share (`parallel`'s board). Every other module
+//! forbids it (`#[forbid(unsafe_code)]` on its declaration, which nothing
+//! inside can lift); the crate denies it, and so does `parallel` outside
+//! its board.
 
 #![deny(unsafe_code)]
 
+#[forbid(unsafe_code)]
 pub mod branch;
+#[forbid(unsafe_code)]
 pub mod event;
+#[forbid(unsafe_code)]
 pub mod exports;
+#[forbid(unsafe_code)]
 pub mod fault;
 #[allow(unsafe_code)]
 pub mod heap;
+#[forbid(unsafe_code)]
 pub mod ids;
+#[forbid(unsafe_code)]
 pub mod metrics;
+#[forbid(unsafe_code)]
 pub mod net;
+#[forbid(unsafe_code)]
 pub mod packet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
+#[forbid(unsafe_code)]
 pub mod protocol;
+#[forbid(unsafe_code)]
 pub mod queue;
+#[forbid(unsafe_code)]
 pub mod report;
+#[forbid(unsafe_code)]
 pub mod rng;
+#[forbid(unsafe_code)]
 pub mod run;
+#[forbid(unsafe_code)]
 pub mod scenario;
+#[forbid(unsafe_code)]
 pub mod sim;
+#[forbid(unsafe_code)]
 pub mod slab;
+#[forbid(unsafe_code)]
 pub mod timeline;
+#[forbid(unsafe_code)]
 pub mod trace;
+#[forbid(unsafe_code)]
 pub mod units;
+#[forbid(unsafe_code)]
 pub mod workload;
 
 pub use run::{prepare, restore, run, RunOptions, RunOutput, Runner};

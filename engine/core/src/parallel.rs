@@ -267,6 +267,7 @@ struct Post {
 }
 
 /// Bits of [`Seen::flags`].
+#[forbid(unsafe_code)]
 mod flag {
     /// It ran far past the event limit inside the cell.
     pub const RUNAWAY: u64 = 1;
@@ -764,4 +765,5 @@ fn merge(scenario: &Scenario, parts: Vec<PartOutput>) -> RunOutput {
 }
 
 #[cfg(all(test, not(loom)))]
+#[forbid(unsafe_code)]
 mod tests;
