@@ -383,7 +383,7 @@ export function App() {
                       onSelectFlow={(f: number) => conductor.selectFlow(f)}
                       nowPs={s.displayPs}
                       clock={conductor.getClock}
-                      liveRun={() => conductor.getLive().runs.find((x) => x.protocol === r.protocol)}
+                      liveRun={() => conductor.getLiveRun(r.protocol)}
                       bufferBytes={ports.bufferBytes}
                       ecnThresholdBytes={ports.ecnThresholdBytes}
                     />

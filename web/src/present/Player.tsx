@@ -56,7 +56,7 @@ function Networks({ c, s, runs, colorBy, height, onPort }: { c: Conductor; s: Co
               onSelectFlow={() => undefined}
               nowPs={s.displayPs}
               clock={c.getClock}
-              liveRun={() => c.getLive().runs.find((x) => x.protocol === r.protocol)}
+              liveRun={() => c.getLiveRun(r.protocol)}
               height={height}
               bufferBytes={ports.bufferBytes}
               ecnThresholdBytes={ports.ecnThresholdBytes}

@@ -166,6 +166,8 @@ export class Conductor {
   getClock = () => this.state.displayPs;
   /** The state as it is now, ahead of `getState` while playing (for views that draw every animation frame). */
   getLive = () => this.state;
+  /** The run of `protocol` as it is now (its network canvas draws it every animation frame). */
+  getLiveRun = (protocol: string) => this.state.runs.find((r) => r.protocol === protocol);
 
   private set(patch: Partial<ConductorState>) {
     this.state = { ...this.state, ...patch };

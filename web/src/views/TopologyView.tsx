@@ -3,9 +3,9 @@
 // where they happen. Drawn on a canvas by a requestAnimationFrame loop that
 // reads the latest props and the conductor's clock through a ref, so React
 // does not re-render per packet or per frame; the loop skips frames where
-// nothing changed. The canvas carries
-// what it drew in data attributes (packet size, smallest port target, name
-// size, in screen px) for the end-to-end test to measure.
+// nothing changed. The canvas carries what it drew in data attributes
+// (packet size, smallest port target, name size, in screen px) for the
+// end-to-end test to measure.
 
 import type { ColorBy } from './palette';
 import { useEffect, useLayoutEffect, useRef } from 'react';
