@@ -103,13 +103,13 @@ class Reference {
 // Requests. The test's own statement of what each field must hold (the
 // worker's is workerCore.ts REQUEST_FIELDS): values that must be refused.
 
-const TYPES = ['load', 'budget', 'seek', 'advance', 'inspect', 'flow', 'trace', 'check', 'finish', 'facts', 'find'] as const;
+const TYPES = ['load', 'budget', 'seek', 'advance', 'inspect', 'flow', 'trace', 'explore', 'check', 'finish', 'facts', 'find'] as const;
 type Type = (typeof TYPES)[number];
 
 const NOT_NUMBERS = ['5', null, true, {}, [], [1]];
 const BAD: Record<string, unknown[]> = {
   id: [1.5, NaN, Infinity, -Infinity, '7', null, true, {}, [3], 2 ** 53, -(2 ** 60), 1e300],
-  type: ['', 'Seek', 'explore', 'frame', 'loaded', 'error', null, 5, {}, ['seek'], 'constructor', '__proto__', 'toString'],
+  type: ['', 'Seek', 'Explore', 'explored', 'frame', 'loaded', 'error', null, 5, {}, ['seek'], 'constructor', '__proto__', 'toString'],
   tPs: [NaN, Infinity, -Infinity, -1, -1e-9, ...NOT_NUMBERS],
   untilPs: [NaN, -Infinity, -1, ...NOT_NUMBERS],
   maxEvents: [NaN, 0, -0, -1, -Infinity, ...NOT_NUMBERS],
@@ -136,6 +136,7 @@ const REQUIRED: Record<Type, string[]> = {
   advance: ['untilPs', 'maxEvents', 'stopOnCompletion', 'maxWallMs'],
   inspect: ['port'],
   trace: ['on'],
+  explore: ['on'],
   flow: ['flow'],
   check: ['scenarios'],
   finish: [],
@@ -189,6 +190,8 @@ interface Model {
   nowPs: number;
   events: number;
   finished: boolean;
+  /** What the last `explore` request said (on until one says otherwise). */
+  exploreOn: boolean;
 }
 
 interface Case {
@@ -230,6 +233,8 @@ function validRequest(r: Rng, m: Model, type: Type): Record<string, unknown> {
       return { type, flow: r.pick([0, r.int(cfg.flows + 5), 2 ** 32 - 1]) };
     case 'trace':
       return { type, on: r.next() < 0.5 };
+    case 'explore':
+      return { type, on: r.next() < 0.6 };
     case 'check':
       return { type, scenarios: Array.from({ length: r.int(3) }, () => (r.next() < 0.5 ? cfg.scenario : mutateScenario(r, structuredClone(cfg.scenario)))) };
     case 'finish':
@@ -249,6 +254,7 @@ const WEIGHTS: [Type, number][] = [
   ['inspect', 8],
   ['flow', 8],
   ['trace', 5],
+  ['explore', 4],
   ['budget', 4],
   ['check', 2],
   ['load', 3],
@@ -343,7 +349,7 @@ function fuzz(seed: number, cases: number) {
   const r = rng(seed);
   const ref = new Reference();
   let { core, posted } = harness();
-  const m: Model = { cfg: null, nowPs: 0, events: 0, finished: false };
+  const m: Model = { cfg: null, nowPs: 0, events: 0, finished: false, exploreOn: true };
   const stats = { requests: 0, errors: 0, invalid: 0, refused: 0, seeksChecked: 0, explores: 0, loads: 0, foreignLoads: 0, maxCallMs: 0, sequences: 0 };
   let seqLeft = 0;
   const fail = (i: number, c: Case, msg: string, reply?: unknown): never => {
@@ -397,8 +403,9 @@ function fuzz(seed: number, cases: number) {
     } else {
       if (c.broken.size) fail(i, c, `a malformed request (${[...c.broken]}) was answered`, reply);
       const type = (c.data as { type: Type }).type;
-      const expected: Record<Type, string[]> = { load: ['loaded'], advance: ['frame'], seek: ['frame'], finish: ['frame'], inspect: ['frame', 'done'], flow: ['flow'], check: ['checked'], budget: ['done'], trace: ['done'], facts: ['facts'], find: ['found'] };
+      const expected: Record<Type, string[]> = { load: ['loaded'], advance: ['frame'], seek: ['frame'], finish: ['frame'], inspect: ['frame', 'done'], flow: ['flow'], check: ['checked'], budget: ['done'], trace: ['done'], explore: ['done'], facts: ['facts'], find: ['found'] };
       if (!expected[type]?.includes(reply.type)) fail(i, c, `a ${type} request answered with ${reply.type}`, reply);
+      if (type === 'explore') m.exploreOn = (c.data as { on: boolean }).on;
       if (isFrame(reply)) {
         const f = reply;
         if (f.trace.length % 9 || f.completions.length % 7) fail(i, c, 'ragged trace or completions', f);
@@ -504,7 +511,7 @@ function fuzz(seed: number, cases: number) {
       seqLeft = 20 + r.int(80);
       if (r.next() < 0.2) {
         ({ core, posted } = harness());
-        Object.assign(m, { cfg: null, nowPs: 0, events: 0, finished: false });
+        Object.assign(m, { cfg: null, nowPs: 0, events: 0, finished: false, exploreOn: true });
         for (let k = r.int(6); k > 0; k--) {
           const c = r.next() < 0.5 ? validCase(r, m, r.pick(TYPES.filter((t) => t !== 'load'))) : mutatedCase(r, m);
           follow(i, c, send(i, c));
@@ -532,7 +539,9 @@ function fuzz(seed: number, cases: number) {
       const more = core.explore(r.pick([1000, 10_000, 50_000]));
       stats.explores++;
       expect(typeof more).toBe('boolean');
-      expect(posted.length).toBe(m.cfg ? 1 : 0);
+      // A worker told to stop exploring (its page hidden) does nothing.
+      expect(posted.length).toBe(m.cfg && m.exploreOn ? 1 : 0);
+      if (!m.exploreOn) expect(more).toBe(false);
       if (posted.length && posted[0].msg.type !== 'explored') fail(i, c, 'exploring failed', posted[0].msg);
       if (posted.length && 'id' in posted[0].msg) fail(i, c, 'an exploration message with an id', posted[0].msg);
     }

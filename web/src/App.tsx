@@ -2,8 +2,9 @@
 // network per protocol side by side, the port inspector and event log, the
 // live charts, the summary table and the exports.
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Conductor } from './state/conductor';
+import { useConductorState } from './state/useConductorState';
 import { fmtTime } from './views/format';
 import { dctcpProfileOf, decodeSettings, DEFAULT_PROTOCOL, descriptorOf, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
@@ -87,7 +88,7 @@ export function App() {
   const [{ settings: first, notice, lesson: firstLesson, pending }] = useState(initialSettings);
   const [lesson, setLesson] = useState<Lesson | null>(firstLesson);
   const conductor = useMemo(() => new Conductor(first), [first]);
-  const s = useSyncExternalStore(conductor.subscribe, conductor.getState);
+  const s = useConductorState(conductor);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
   const [display, setDisplay] = useState<Display>(() => {
     const d = loadDisplay(window.location.hash, storage());
@@ -154,6 +155,13 @@ export function App() {
     if (!pending) conductor.load(first);
     return () => conductor.dispose();
   }, [conductor, first, pending]);
+  // A page in the background lets its workers rest (no exploring ahead).
+  useEffect(() => {
+    const seen = () => conductor.setPageHidden(document.visibilityState === 'hidden');
+    seen();
+    document.addEventListener('visibilitychange', seen);
+    return () => document.removeEventListener('visibilitychange', seen);
+  }, [conductor]);
 
   const apply = useCallback(
     (next: Settings) => {

@@ -73,7 +73,7 @@ export function Scrubber({ c, s, steps = [] }: { c: Conductor; s: ConductorState
         −1 RTT
       </button>
       <div className="scrub-track">
-        <div className="scrub-explored" style={{ width: `${(100 * Math.min(exploredPs, endPs)) / endPs}%` }} />
+        <div className="scrub-explored" data-testid="scrub-explored" data-explored-ps={exploredPs} style={{ width: `${(100 * Math.min(exploredPs, endPs)) / endPs}%` }} />
         {scan && (
           <div
             className="scrub-drops"

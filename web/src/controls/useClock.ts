@@ -10,28 +10,40 @@ import type { Conductor } from '../state/conductor';
 /** Most often the clock's text changes while playing, ms. */
 export const CLOCK_TEXT_MS = 100;
 
-/** The time on screen, picoseconds, for a view that shows it as text (see above). */
+/**
+ * The time on screen, picoseconds, for a view that shows it as text (see
+ * above). While playing, every view's text changes in the same animation
+ * frame (the frames are grouped into CLOCK_TEXT_MS bins of wall time), so
+ * the clock and the scrubber cost one render and one layout, not one each.
+ */
 export function useClockText(c: Conductor): number {
   const [ps, setPs] = useState(c.getClock);
   useEffect(() => {
-    let last = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let bin = -1;
+    // The last move of a bin shows at the bin's end even if the clock stops moving then.
+    let trailing: ReturnType<typeof setTimeout> | undefined;
     const show = () => {
-      timer = undefined;
-      last = performance.now();
+      clearTimeout(trailing);
+      trailing = undefined;
       setPs(c.getClock());
     };
     show();
     const off = c.subscribeClock(() => {
-      const wait = c.getState().mode === 'playing' ? last + CLOCK_TEXT_MS - performance.now() : 0;
-      if (wait <= 0) {
-        clearTimeout(timer);
+      if (c.getState().mode !== 'playing') return show();
+      const now = performance.now();
+      const b = Math.floor(now / CLOCK_TEXT_MS);
+      if (b !== bin) {
+        bin = b;
         show();
-      } else if (timer === undefined) timer = setTimeout(show, wait);
+      } else if (trailing === undefined)
+        trailing = setTimeout(() => {
+          bin = Math.floor(performance.now() / CLOCK_TEXT_MS);
+          show();
+        }, (b + 1) * CLOCK_TEXT_MS - now);
     });
     return () => {
       off();
-      clearTimeout(timer);
+      clearTimeout(trailing);
     };
   }, [c]);
   return ps;

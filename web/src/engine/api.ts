@@ -226,6 +226,12 @@ export type WorkerRequest =
   /** Include this port's buffer in every frame (null: none). */
   | { type: 'inspect'; port: number | null }
   | { type: 'trace'; on: boolean }
+  /**
+   * Explore the run ahead while the page is idle (time travel's
+   * checkpoints; on until the page says otherwise), or stop: a hidden
+   * page's workers stop, so a tab in the background costs no CPU.
+   */
+  | { type: 'explore'; on: boolean }
   | { type: 'flow'; flow: number }
   /** Run to the end: the reply's frame carries the summary (`end`). */
   | { type: 'finish' }
@@ -320,6 +326,7 @@ export interface Replies {
   find: Found;
   budget: Done;
   trace: Done;
+  explore: Done;
 }
 
 /** The reply to request `R`. */

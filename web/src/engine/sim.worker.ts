@@ -34,14 +34,14 @@ let exploring = false;
  * from the page comes first: slices run from timers, between messages.
  */
 function scheduleExplore() {
-  if (exploring || !core.loaded) return;
+  if (exploring || !core.mayExplore) return;
   exploring = true;
   setTimeout(exploreSlice, EXPLORE_QUIET_MS);
 }
 
 function exploreSlice() {
   exploring = false;
-  if (!core.loaded) return;
+  if (!core.mayExplore) return;
   if (performance.now() - lastRequest < EXPLORE_QUIET_MS) return scheduleExplore();
   if (core.explore(EXPLORE_EVENTS)) scheduleExplore();
 }

@@ -68,6 +68,7 @@ export const REQUEST_FIELDS: { readonly [T in WorkerRequest['type']]: Readonly<R
   advance: { untilPs: atLeast0, maxEvents: positive, stopOnCompletion: boolean, maxWallMs: atLeast0 },
   inspect: { port: orNull(index) },
   trace: { on: boolean },
+  explore: { on: boolean },
   flow: { flow: index },
   finish: {},
   check: { scenarios: array },
@@ -145,6 +146,8 @@ export interface WorkerCore {
   handle(data: unknown): void;
   /** A run is loaded (there is something to explore). */
   readonly loaded: boolean;
+  /** A run is loaded and the page lets the worker explore it (the `explore` request; on until told otherwise). */
+  readonly mayExplore: boolean;
   /**
    * One exploration slice of at most `maxEvents` events (time travel's
    * checkpoints, while the page is idle); posts `explored`, or an error
@@ -157,6 +160,7 @@ export interface WorkerCore {
 export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
   let engine: Engine | null = null;
   let inspectPort: number | null = null;
+  let exploreOn = true;
 
   type Reply = [WorkerResponse, Transferable[]];
 
@@ -278,6 +282,9 @@ export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
       case 'trace':
         engine?.set_trace(req.on);
         return [{ type: 'done', id }, []];
+      case 'explore':
+        exploreOn = req.on;
+        return [{ type: 'done', id }, []];
       case 'check': {
         // Preparing a run is the engine's whole validation (scenario fields, then the run's setup).
         let error: string | null = null;
@@ -325,6 +332,9 @@ export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
     get loaded() {
       return engine !== null;
     },
+    get mayExplore() {
+      return engine !== null && exploreOn;
+    },
 
     handle(data: unknown) {
       let reply: Reply;
@@ -352,7 +362,7 @@ export function createWorkerCore(E: EngineClass, post: Post): WorkerCore {
 
     explore(maxEvents: number): boolean {
       const e = engine;
-      if (!e) return false;
+      if (!e || !exploreOn) return false;
       try {
         const more = e.explore(maxEvents);
         post({ type: 'explored', timeline: JSON.parse(e.timeline_json()) });

@@ -95,12 +95,17 @@ describe('Conductor clock while playing', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => wall);
     let pageRenders = 0;
     let clockTicks = 0;
-    c.subscribe(() => pageRenders++);
+    const urgency: boolean[] = [];
+    c.subscribe((urgent) => {
+      pageRenders++;
+      urgency.push(urgent);
+    });
     c.subscribeClock(() => clockTicks++);
     c.play();
     await tick();
     pageRenders = 0;
     clockTicks = 0;
+    urgency.length = 0;
     // Every advance the clock asks for is answered at once, as far as it asked.
     const answered = new Set<string>();
     const frames = 60;
@@ -126,9 +131,14 @@ describe('Conductor clock while playing', () => {
     expect(moved).toBeLessThanOrEqual((DEFAULT_SPEED * frames * 16) / 1000);
     expect(c.getState().displayPs).toBeLessThanOrEqual(moved);
     expect(c.getLive().displayPs).toBe(moved);
+    // While playing the page may render in slices (a transition): none of these publishes is urgent.
+    expect(urgency.length).toBe(pageRenders);
+    expect(urgency.every((u) => !u)).toBe(true);
     c.pause();
     expect(c.getState().displayPs).toBe(moved);
     expect(c.getState().mode).toBe('paused');
+    // A pause is shown at once.
+    expect(urgency[urgency.length - 1]).toBe(true);
   });
 });
 
@@ -374,5 +384,26 @@ describe('Conductor phases', () => {
     expect(c.getState().seeking).toBe(false);
     expect(c.getState().status).toBe(`at t = ${fmtTime(RTT)}`);
     expect(c.getState().runs.map((r) => r.nowPs)).toEqual([RTT, RTT - 1]);
+  });
+});
+
+describe('Conductor in a hidden page', () => {
+  it('tells every worker to stop exploring while the page is hidden, and new workers from their start', async () => {
+    const { c, a, b } = await loaded();
+    const explore = (w: FakeWorker) => w.sent.filter((m) => m.type === 'explore').map((m) => (m as { on: boolean }).on);
+    expect(explore(a)).toEqual([]);
+    c.setPageHidden(true);
+    c.setPageHidden(true);
+    expect(explore(a)).toEqual([false]);
+    expect(explore(b)).toEqual([false]);
+    // A load while hidden: the fresh workers hear it before anything else.
+    c.load(settings);
+    const [a2, b2] = FakeWorker.all.slice(-2);
+    expect(a2).not.toBe(a);
+    expect(a2.sent[0]).toMatchObject({ type: 'explore', on: false });
+    expect(b2.sent[0]).toMatchObject({ type: 'explore', on: false });
+    c.setPageHidden(false);
+    expect(explore(a2)).toEqual([false, true]);
+    expect(explore(b2)).toEqual([false, true]);
   });
 });

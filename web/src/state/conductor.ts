@@ -112,13 +112,22 @@ interface Slot {
   topology: Topology | null;
 }
 
+/**
+ * Hears that the page's state (`getState`) changed. `urgent` is false for
+ * the publishes made while playing (the clock and the workers' frames,
+ * every CLOCK_STATE_MS) and for time travel's background statistics: the
+ * page may render those in pieces between animation frames (a React
+ * transition) instead of in one task.
+ */
+export type PageListener = (urgent: boolean) => void;
+
 /** Runs and controls the side-by-side runs. */
 export class Conductor {
   /** The state as it is; `shown` is what the page last rendered from (see CLOCK_STATE_MS). */
   private state: ConductorState;
   private shown: ConductorState;
   private shownAt = 0;
-  private listeners = new Set<() => void>();
+  private listeners = new Set<PageListener>();
   private clockListeners = new Set<() => void>();
   private slots: Slot[] = [];
   private raf = 0;
@@ -150,8 +159,8 @@ export class Conductor {
     this.shown = this.state;
   }
 
-  /** Subscribes to changes (React's useSyncExternalStore). */
-  subscribe = (fn: () => void) => {
+  /** Subscribes the page to changes of `getState` (see {@link PageListener} and `useConductorState`). */
+  subscribe = (fn: PageListener) => {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   };
@@ -173,10 +182,10 @@ export class Conductor {
     this.state = { ...this.state, ...patch };
     this.publish();
   }
-  private publish() {
+  private publish(urgent = true) {
     this.shown = this.state;
     this.shownAt = performance.now();
-    for (const l of this.listeners) l();
+    for (const l of this.listeners) l(urgent);
     for (const l of this.clockListeners) l();
   }
   /**
@@ -195,7 +204,7 @@ export class Conductor {
     this.publishing = true;
     setTimeout(() => {
       this.publishing = false;
-      if (this.shown !== this.state) this.publish();
+      if (this.shown !== this.state) this.publish(false);
     }, 0);
   }
   private publishing = false;
@@ -280,6 +289,7 @@ export class Conductor {
       onMessage: (m) => mine() && this.onUnsolicited(i, m),
       onCrash: (msg) => mine() && this.onCrash(i, msg),
     });
+    if (this.hidden) slot.client.request({ type: 'explore', on: false }).catch(() => {});
     return slot;
   }
 
@@ -407,7 +417,13 @@ export class Conductor {
     const prev = this.state.timelines[i];
     if (now - this.timelineShown > 250 || !prev || prev.explored_all !== t.explored_all) {
       this.timelineShown = now;
-      this.setComputed({ timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) });
+      // Background news (how far time travel has explored): never urgent.
+      const patch = { timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) };
+      if (this.phase.kind === 'ready' && this.state.mode === 'playing') this.setWhilePlaying(patch, now);
+      else {
+        this.state = { ...this.state, ...patch };
+        this.publish(false);
+      }
     }
   }
   private timelineStats: TimelineStats[] = [];
@@ -458,10 +474,23 @@ export class Conductor {
     });
   }
 
-  /** Sends a request whose answer says nothing new (budget, trace). */
-  private tell(i: number, req: Extract<WorkerRequest, { type: 'budget' | 'trace' }>) {
+  /** Sends a request whose answer says nothing new (budget, trace, explore). */
+  private tell(i: number, req: Extract<WorkerRequest, { type: 'budget' | 'trace' | 'explore' }>) {
     void this.ask(i, req);
   }
+
+  /**
+   * The page went to the background (hidden: another tab, a minimized
+   * window) or came back. A hidden page's workers stop exploring the run
+   * ahead (time travel's checkpoints), so a tab left open in the background
+   * costs no CPU; they go on where they were when it is shown again.
+   */
+  setPageHidden(hidden: boolean) {
+    if (hidden === this.hidden) return;
+    this.hidden = hidden;
+    this.slots.forEach((_, i) => this.tell(i, { type: 'explore', on: !hidden }));
+  }
+  private hidden = false;
 
   /** Ready (loaded, no replay, search or time travel under way) and no worker busy. */
   private idle(): boolean {
