@@ -3,7 +3,7 @@
 // button and in the help line); the keys of EventNav's buttons (next and
 // previous drop, mark, token, decision, completion) are handled here too.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { useClockText } from './useClock';
 import { fmtClock, fmtTime, NAV_TEXT } from '../views/format';
@@ -93,7 +93,6 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
     return () => window.removeEventListener('keydown', onKey);
   }, [c, keys]);
 
-  const logSpeed = Math.log10(s.speed);
   return (
     <div className="transport" role="toolbar" aria-label="simulation controls">
       {s.mode === 'playing' || s.mode === 'full' ? (
@@ -123,19 +122,7 @@ export function Transport({ c, s, compact = false, keys = true }: { c: Conductor
       <button data-testid="restart" onClick={() => c.restartRun()} disabled={!s.loaded && !s.crashed} title="restart from time zero (0)">
         ⟲ Restart
       </button>
-      <label className="speed" title="simulated time per wall-clock second (+ / -)">
-        speed
-        <input
-          type="range"
-          min={Math.log10(SPEED_MIN)}
-          max={Math.log10(SPEED_MAX)}
-          step={0.1}
-          value={logSpeed}
-          onChange={(e) => c.setSpeed(10 ** Number(e.target.value))}
-          data-testid="speed"
-        />
-        <span className="speed-value">{fmtTime(s.speed)}/s</span>
-      </label>
+      <Speed c={c} />
       <form
         className="seek"
         onSubmit={(e) => {
@@ -168,5 +155,29 @@ function Clock({ c, s }: { c: Conductor; s: ConductorState }) {
     <span className="clock" data-testid="clock" data-ps={String(ps)} title={`${(ps / 1e6).toFixed(6)} µs`}>
       t = {s.mode === 'paused' ? fmtClock(ps) : fmtTime(ps)} · RTT {fmtTime(s.rttPs)}
     </span>
+  );
+}
+
+/**
+ * The speed slider. It follows the conductor's speed as a clock listener
+ * (`getLive().speed`), so a drag re-renders the slider alone, at once;
+ * the page hears of the new speed as a background change (`setSpeed`).
+ */
+function Speed({ c }: { c: Conductor }) {
+  const speed = useSyncExternalStore(c.subscribeClock, () => c.getLive().speed);
+  return (
+    <label className="speed" title="simulated time per wall-clock second (+ / -)">
+      speed
+      <input
+        type="range"
+        min={Math.log10(SPEED_MIN)}
+        max={Math.log10(SPEED_MAX)}
+        step={0.1}
+        value={Math.log10(speed)}
+        onChange={(e) => c.setSpeed(10 ** Number(e.target.value))}
+        data-testid="speed"
+      />
+      <span className="speed-value">{fmtTime(speed)}/s</span>
+    </label>
   );
 }

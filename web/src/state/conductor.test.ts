@@ -407,3 +407,17 @@ describe('Conductor in a hidden page', () => {
     expect(explore(b2)).toEqual([false, true]);
   });
 });
+
+describe('Conductor speed', () => {
+  it('tells the clock listeners (the slider) of a new speed at once, and the page as a background change', async () => {
+    const { c } = await loaded();
+    const heard: number[] = [];
+    const urgency: boolean[] = [];
+    c.subscribeClock(() => heard.push(c.getLive().speed));
+    c.subscribe((urgent) => urgency.push(urgent));
+    c.setSpeed(DEFAULT_SPEED * 4);
+    expect(heard).toEqual([DEFAULT_SPEED * 4]);
+    expect(urgency).toEqual([false]);
+    expect(c.getState().speed).toBe(DEFAULT_SPEED * 4);
+  });
+});

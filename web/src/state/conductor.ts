@@ -510,10 +510,19 @@ export class Conductor {
   play() {
     if (!this.state.loaded) return;
     const wasFull = this.state.mode === 'full';
-    this.dispatch({ type: 'play', finished: this.allFinished() });
-    if (this.state.mode !== 'playing') return;
+    const next = reduce(this.phase, { type: 'play', finished: this.allFinished() });
+    if (next === this.phase) return;
+    this.phase = next;
+    if (this.shownPhase().mode !== 'playing') {
+      this.set(this.shownPhase());
+      return;
+    }
     if (wasFull) this.setTrace(true);
-    this.set({ status: `playing at ${fmtSpeed(this.state.speed)}` });
+    // The canvases and the clock move from the next animation frame; the
+    // rest of the page (the play button turning into pause, the status)
+    // follows as a background change, so the click itself stays short.
+    this.state = { ...this.state, ...this.shownPhase(), status: `playing at ${fmtSpeed(this.state.speed)}` };
+    this.publish(false);
     this.startClock();
   }
 
@@ -747,9 +756,15 @@ export class Conductor {
     void this.lockstep((s) => (s.finished ? null : { type: 'finish' })).then((ok) => ok && this.settle());
   }
 
-  /** Sets the playing speed (simulated ps per wall second). */
+  /**
+   * Sets the playing speed (simulated ps per wall second). The speed
+   * control hears it at once (a clock listener, `getLive().speed`); the
+   * rest of the page (the status line) renders it as a background change,
+   * so dragging the slider re-renders the control, not the page.
+   */
   setSpeed(speed: number) {
-    this.set({ speed, status: this.state.mode === 'playing' ? `playing at ${fmtSpeed(speed)}` : this.state.status });
+    this.state = { ...this.state, speed, status: this.state.mode === 'playing' ? `playing at ${fmtSpeed(speed)}` : this.state.status };
+    this.publish(false);
   }
 
   /** Selects the port the inspector shows (null: none). */
