@@ -178,9 +178,10 @@ export class Conductor {
   /** The run of `protocol` as it is now (its network canvas draws it every animation frame). */
   getLiveRun = (protocol: string) => this.state.runs.find((r) => r.protocol === protocol);
 
-  private set(patch: Partial<ConductorState>) {
+  /** Changes the state and publishes it to the page (`urgent`: see {@link PageListener}). */
+  private set(patch: Partial<ConductorState>, urgent = true) {
     this.state = { ...this.state, ...patch };
-    this.publish();
+    this.publish(urgent);
   }
   private publish(urgent = true) {
     this.shown = this.state;
@@ -420,10 +421,7 @@ export class Conductor {
       // Background news (how far time travel has explored): never urgent.
       const patch = { timelines: this.slots.map((_, k) => this.timelineStats[k] ?? null) };
       if (this.phase.kind === 'ready' && this.state.mode === 'playing') this.setWhilePlaying(patch, now);
-      else {
-        this.state = { ...this.state, ...patch };
-        this.publish(false);
-      }
+      else this.set(patch, false);
     }
   }
   private timelineStats: TimelineStats[] = [];
@@ -521,8 +519,7 @@ export class Conductor {
     // The canvases and the clock move from the next animation frame; the
     // rest of the page (the play button turning into pause, the status)
     // follows as a background change, so the click itself stays short.
-    this.state = { ...this.state, ...this.shownPhase(), status: `playing at ${fmtSpeed(this.state.speed)}` };
-    this.publish(false);
+    this.set({ ...this.shownPhase(), status: `playing at ${fmtSpeed(this.state.speed)}` }, false);
     this.startClock();
   }
 
@@ -763,8 +760,7 @@ export class Conductor {
    * so dragging the slider re-renders the control, not the page.
    */
   setSpeed(speed: number) {
-    this.state = { ...this.state, speed, status: this.state.mode === 'playing' ? `playing at ${fmtSpeed(speed)}` : this.state.status };
-    this.publish(false);
+    this.set({ speed, status: this.state.mode === 'playing' ? `playing at ${fmtSpeed(speed)}` : this.state.status }, false);
   }
 
   /** Selects the port the inspector shows (null: none). */
