@@ -68,7 +68,7 @@ const QUICK_VERDICTS: &[(&str, &str)] = &[
     ("pase-reference-rate", "differs"),
     ("pase-probing", "differs"),
     ("pase-testbed", "differs"),
-    ("pase-strategies-deadlines", "inconclusive"),
+    ("pase-strategies-deadlines", "differs"),
     ("d2tcp-fewer-missed-deadlines", "differs"),
     ("l2dct-vs-d2tcp", "agrees"),
 ];
