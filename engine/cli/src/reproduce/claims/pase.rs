@@ -703,6 +703,30 @@ fn strategies(lab: &Lab, size: &Size) -> Option<Judged> {
     })
 }
 
+// ---------------------------------------------- section 2.1, Figure 2
+
+const PDQ_POOR: Reading = Reading {
+    key: "pdq-poor",
+    says: "At high loads, PDQ's high flow switching overhead leads to poor performance",
+    of: "PDQ's AFCT over DCTCP's (the caption compares PDQ with DCTCP), loads 0.7 to 0.9",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+
+fn pdq_switching(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &[P::Pdq, P::Dctcp], |p, _, x| with(&lab.scenario("pase-all-to-all"), *p, x), false)?;
+    let r: Vec<Vec<f64>> = (0..size.xs.len()).map(|x| g.ratio(0, 1, x, |s| s.all.afct_us)).collect();
+    let checks = r.iter().enumerate().map(|(x, v)| Check::of(&PDQ_POOR, format!("{}: PDQ / DCTCP AFCT", load(size, x)), v.clone())).collect();
+    let m: Vec<f64> = r.iter().map(|v| mean(v.iter().copied())).collect();
+    let afct = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(s, x, |m| m.all.afct_us / 1000.0)).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("PDQ / DCTCP AFCT {}", by_point(size.xs, &m)),
+        checks,
+        notes: vec![format!("AFCT (ms) by load: PDQ {}; DCTCP {}", afct(0), afct(1))],
+    })
+}
+
 // -------------------------------------------------------------- registry
 
 const LOADS: &[f64] = &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -939,6 +963,27 @@ pub fn claims() -> Vec<Claim> {
             },
             &[],
             strategies,
+        ),
+        claim(
+            "pase-pdq-switching",
+            "2.1",
+            "Figure 2",
+            "Figure 2: Comparison of PDQ (an arbitration based approach) with DCTCP. At high loads, PDQ's high flow switching overhead leads to poor performance.",
+            "at high loads (0.7 to 0.9) PDQ's AFCT is above DCTCP's",
+            &[PDQ_POOR],
+            Setting {
+                quick: Size { xs: &[0.9], ..A2A.quick },
+                full: Size { xs: &[0.7, 0.8, 0.9], ..A2A.full },
+                paper_size: "Figure 2's setting is not in the excerpts (section 2.1 runs ns-2; Figure 1 beside it replicates a D2TCP experiment)",
+                deviations: &[
+                    "PASE's intra-rack all-to-all scenario of section 4 (4 racks of 10 hosts under one root at 1 Gbps, 10 us per link, random pairs within a rack), this project's choice: the excerpts do not give Figure 2's setting or metric, AFCT is the paper's metric elsewhere",
+                    PORTS,
+                    "PDQ with Early Start, Early Termination and Suppressed Probing (its open choices as docs/protocols/pdq.md lists them); no deadlines, so flows are scheduled by size",
+                ],
+                ..A2A
+            },
+            &[],
+            pdq_switching,
         ),
     ]
 }

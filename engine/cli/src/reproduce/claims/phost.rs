@@ -2,7 +2,7 @@
 //! whole paper).
 
 use super::super::judge::{Bound, Check, Kind};
-use super::super::readings::{approx, comparable, significantly_above, within, Rule, SIMILAR_DEADLINES};
+use super::super::readings::{approx, comparable, significantly_above, within, Rule, APPROX, SIMILAR_DEADLINES};
 use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
 use super::{by_point, grid, mean, range_checks, range_readings, span, with, Grid};
 use dcsim_core::metrics::FlowRecord;
@@ -741,6 +741,238 @@ fn stability(lab: &Lab, size: &Size) -> Option<Judged> {
     })
 }
 
+// ------------------------------------------- NFCT and tail, Figure 5(a, d)
+
+const NFCT_15: Reading = Reading {
+    key: "15%",
+    says: "the maximum difference in NFCT between any two protocols is 15%",
+    of: "largest over smallest NFCT (the mean FCT over the mean ideal FCT, section 4.3's definition) among the three, each trace",
+    bound: Bound::range(1.0, 1.15),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
+
+/// Seed by seed, the largest of `v[0][k], v[1][k], v[2][k]` over the
+/// smallest: how far apart the three schemes are (NaN where a run did not
+/// finish).
+fn spread_ratio(v: &[Vec<f64>; 3]) -> Vec<f64> {
+    (0..v[0].len())
+        .map(|k| {
+            let x = [v[0][k], v[1][k], v[2][k]];
+            if x.iter().any(|v| v.is_nan()) {
+                return f64::NAN;
+            }
+            x.iter().copied().fold(f64::NEG_INFINITY, f64::max) / x.iter().copied().fold(f64::INFINITY, f64::min)
+        })
+        .collect()
+}
+
+fn nfct(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let mut checks = Vec::new();
+    let mut notes = Vec::new();
+    let mut spreads = Vec::new();
+    for x in 0..size.xs.len() {
+        let v = [g.per_seed(PF, x, |s| s.all.nfct), g.per_seed(PH, x, |s| s.all.nfct), g.per_seed(FP, x, |s| s.all.nfct)];
+        let spread = spread_ratio(&v);
+        spreads.push(mean(spread.iter().copied()));
+        checks.push(Check::of(&NFCT_15, format!("{}: largest / smallest NFCT among the three", wl(size, x)), spread));
+        notes.push(format!(
+            "{}: NFCT pFabric {}, pHost {}, Fastpass {}",
+            wl(size, x),
+            fmt(mean(v[0].clone())),
+            fmt(mean(v[1].clone())),
+            fmt(mean(v[2].clone()))
+        ));
+    }
+    Some(Judged { value: format!("largest / smallest NFCT among the three {}", span(&spreads)), checks, notes })
+}
+
+const TAIL_2: Reading = Reading {
+    key: "around-2",
+    says: "the 99%ile slowdown is around 2",
+    of: "pHost's and pFabric's 99th-percentile slowdown (nearest rank, every flow), each trace",
+    bound: approx(2.0),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const TAIL_33: Reading = Reading {
+    key: "33%-above-mean",
+    says: "roughly 33% higher than the mean slowdown",
+    of: "pHost's and pFabric's 99th-percentile slowdown over their mean slowdown, minus 1, each trace",
+    bound: approx(0.33),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const TAIL_FP_2X: Reading = Reading {
+    key: "fastpass-2x-mean",
+    says: "for Fastpass the slowdown increases to almost 2× the mean slowdown",
+    of: "Fastpass's 99th-percentile slowdown over its mean slowdown, each trace",
+    bound: approx(2.0),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const TAIL_FP_INCREASES: Reading = Reading {
+    key: "fastpass-increases",
+    says: "while for Fastpass the slowdown increases",
+    of: "Fastpass's 99th-percentile over mean slowdown minus pHost's and minus pFabric's, each trace",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+
+fn tail_slowdown(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = defaults(lab, size)?;
+    let mut checks = Vec::new();
+    let mut notes = Vec::new();
+    let mut value = Vec::new();
+    for x in 0..size.xs.len() {
+        let w = wl(size, x);
+        let tail_over_mean = |s: usize| g.per_seed(s, x, |m| m.all.p99_slowdown / m.all.mean_slowdown);
+        let fp = tail_over_mean(FP);
+        for (s, name) in [(PH, "pHost"), (PF, "pFabric")] {
+            checks.push(Check::of(&TAIL_2, format!("{w}: {name}'s 99th-percentile slowdown"), g.per_seed(s, x, |m| m.all.p99_slowdown)));
+            let r = tail_over_mean(s);
+            checks.push(Check::of(&TAIL_33, format!("{w}: {name}'s 99th-percentile / mean slowdown - 1"), r.iter().map(|v| v - 1.0).collect()));
+            checks.push(Check::of(
+                &TAIL_FP_INCREASES,
+                format!("{w}: Fastpass's 99th-percentile / mean slowdown minus {name}'s"),
+                fp.iter().zip(&r).map(|(a, b)| a - b).collect(),
+            ));
+        }
+        checks.push(Check::of(&TAIL_FP_2X, format!("{w}: Fastpass's 99th-percentile / mean slowdown"), fp.clone()));
+        value.push(format!(
+            "{w}: pHost {}, pFabric {}, Fastpass {} ({} of its mean)",
+            fmt(g.mean(PH, x, |m| m.all.p99_slowdown)),
+            fmt(g.mean(PF, x, |m| m.all.p99_slowdown)),
+            fmt(g.mean(FP, x, |m| m.all.p99_slowdown)),
+            fmt(mean(fp))
+        ));
+        notes.push(format!(
+            "{w}: short flows' (below 100 KB) 99th-percentile slowdown pHost {}, pFabric {}, Fastpass {}",
+            fmt(g.mean(PH, x, |m| m.short.p99_slowdown)),
+            fmt(g.mean(PF, x, |m| m.short.p99_slowdown)),
+            fmt(g.mean(FP, x, |m| m.short.p99_slowdown))
+        ));
+    }
+    Some(Judged { value: format!("99th-percentile slowdown: {}", value.join("; ")), checks, notes })
+}
+
+// --------------------------------------------------- drop rate, Figure 5(e)
+
+/// The largest drop count the paper gives for pHost or Fastpass at load
+/// 0.6 (Figure 5(f): pHost's 836 last-hop and 33 fabric drops) over the 511
+/// million packets injected: 1.7 per million.
+const PAPER_NEAR_ZERO_DROP_RATE: f64 = (836.0 + 33.0) / 511.0e6;
+
+const PF_DROPS_RISE: Reading = Reading {
+    key: "pfabric-increases",
+    says: "pFabric has a high drop rate that increases with load",
+    of: "pFabric's drop rate (data packets dropped over sent) at the highest load minus at the lowest",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const PF_DROPS_HIGH: Reading = Reading {
+    key: "pfabric-high",
+    says: "pFabric has a high drop rate",
+    of: "pFabric's drop rate minus pHost's and minus Fastpass's, at every load",
+    bound: Bound::above(0.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+const NEAR_ZERO: Reading = Reading {
+    key: "close-to-zero",
+    says: "pHost and Fastpass see drop rates consistently close to zero even as load increases",
+    of: "pHost's and Fastpass's drop rate at every load: at most the paper's own largest for them, at load 0.6 (Figure 5(f): 836 + 33 of 511 million packets for pHost, 1.7 per million), plus 10%",
+    bound: Bound::at_most(PAPER_NEAR_ZERO_DROP_RATE * (1.0 + APPROX)),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+
+fn drop_rate(lab: &Lab, size: &Size) -> Option<Judged> {
+    let g = grid(lab, size, &SCHEMES, |p, _, x| with(&lab.scenario("websearch-leaf-spine"), *p, x), false)?;
+    let rate = |s: usize, x: usize| g.per_seed(s, x, |m| m.drop_rate);
+    let last = size.xs.len() - 1;
+    let at = |x: usize| format!("load {}", fmt(size.xs[x]));
+    let mut checks = vec![Check::of(
+        &PF_DROPS_RISE,
+        format!("pFabric's drop rate, {} minus {}", at(last), at(0)),
+        rate(PF, last).iter().zip(rate(PF, 0)).map(|(a, b)| a - b).collect(),
+    )];
+    for x in 0..size.xs.len() {
+        for (s, name) in [(PH, "pHost"), (FP, "Fastpass")] {
+            checks.push(Check::of(&PF_DROPS_HIGH, format!("{}: pFabric's drop rate minus {name}'s", at(x)), g.diff(PF, s, x, |o| o.get(|m| m.drop_rate))));
+            checks.push(Check::of(&NEAR_ZERO, format!("{}: {name}'s drop rate", at(x)), rate(s, x)));
+        }
+    }
+    let row = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| 100.0 * mean(rate(s, x))).collect::<Vec<_>>());
+    Some(Judged {
+        value: format!("drop rate (%) by load: pFabric {}; pHost {}; Fastpass {}", row(PF), row(PH), row(FP)),
+        checks,
+        notes: vec![format!(
+            "data drops at hops NIC / ToR up / spine down / ToR down, all seeds, by load: {}",
+            (0..size.xs.len())
+                .map(|x| format!("{}: pFabric {}, pHost {}, Fastpass {}", fmt(size.xs[x]), g.drops_by_hop(PF, x), g.drops_by_hop(PH, x), g.drops_by_hop(FP, x)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )],
+    })
+}
+
+// ------------------------------------------ varying network load, Figure 6
+
+const LOAD_COMPARABLE: Reading = Reading {
+    key: "phost-comparable",
+    says: "the relative performance of the different protocols across different network loads remains consistent with our results from above",
+    of: "pHost's mean slowdown over pFabric's at each load and trace (above, Figure 3: \"pHost performs comparable to pFabric\")",
+    bound: comparable(),
+    kind: Kind::Value,
+    rule: Rule::Comparable,
+};
+const LOAD_FP_WORSE: Reading = Reading {
+    key: "fastpass-worse",
+    says: "the relative performance of the different protocols across different network loads remains consistent with our results from above",
+    of: "Fastpass's mean slowdown over pHost's at each load and trace (above, Figure 3: pHost \"1.3–4× better than Fastpass\")",
+    bound: Bound::above(1.0),
+    kind: Kind::Order,
+    rule: Rule::Ordering,
+};
+
+fn varying_load(lab: &Lab, size: &Size) -> Option<Judged> {
+    // One grid per trace, each with its own number of flows (`per_scenario`
+    // names the traces); all are asked for before any is unwrapped.
+    let per_trace: &'static [(&'static str, u64)] = size.per_scenario;
+    let grids: Vec<Option<Grid>> = (0..WORKLOADS.len())
+        .map(|w| {
+            let flows = per_trace.iter().find(|(n, _)| *n == WORKLOADS[w].1).map(|p| std::slice::from_ref(&p.1)).unwrap_or(&[]);
+            let sz = Size { flows, per_scenario: &[], ..*size };
+            grid(lab, &sz, &SCHEMES, |p, _, x| workload(with(&lab.scenario("websearch-leaf-spine"), *p, x), w as f64), false)
+        })
+        .collect();
+    let grids: Vec<Grid> = grids.into_iter().collect::<Option<_>>()?;
+    let mut checks = Vec::new();
+    let mut notes = Vec::new();
+    let (mut ph_pf, mut fp_ph) = (Vec::new(), Vec::new());
+    for (w, g) in grids.iter().enumerate() {
+        let name = WORKLOADS[w].1;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for x in 0..size.xs.len() {
+            let at = format!("{name}, load {}", fmt(size.xs[x]));
+            let r = g.ratio(PH, PF, x, |s| s.all.mean_slowdown);
+            a.push(mean(r.iter().copied()));
+            checks.push(Check::of(&LOAD_COMPARABLE, format!("{at}: pHost / pFabric mean slowdown"), r));
+            let r = g.ratio(FP, PH, x, |s| s.all.mean_slowdown);
+            b.push(mean(r.iter().copied()));
+            checks.push(Check::of(&LOAD_FP_WORSE, format!("{at}: Fastpass / pHost mean slowdown"), r));
+        }
+        notes.push(format!("{name}: pHost / pFabric mean slowdown by load {}; Fastpass / pHost {}", by_point(size.xs, &a), by_point(size.xs, &b)));
+        ph_pf.extend(a);
+        fp_ph.extend(b);
+    }
+    Some(Judged { value: format!("pHost/pFabric {}, Fastpass/pHost {} over the loads and traces", span(&ph_pf), span(&fp_ph)), checks, notes })
+}
+
 // -------------------------------------------------------------- registry
 
 const LEAF_SPINE: &str = "144 hosts, 9 racks of 16 under 4 spines, 10/40 Gbps, 200 ns per link, cut-through and per-packet spraying as the pHost authors' simulator runs them; each port sends at its own rate once a header is in";
@@ -996,5 +1228,76 @@ pub fn claims() -> Vec<Claim> {
             &[],
             tenants,
         ),
+        claim(
+            "phost-nfct",
+            "4.3",
+            "Figure 5(a)",
+            "Figure 5(a) shows that all three protocols see similar performance as measured by NFCT; across all evaluated cases, the maximum difference in NFCT between any two protocols is 15%.",
+            "in the default configuration the three schemes' NFCT (mean FCT over mean ideal FCT) lie within 15% of each other on each trace",
+            &[NFCT_15],
+            DEFAULTS,
+            &[PHOST_AUTHORS],
+            nfct,
+        ),
+        claim(
+            "phost-tail-slowdown",
+            "4.3",
+            "Figure 5(d)",
+            "We see that for both pHost and pFabric, the 99%ile slowdown is around 2 (roughly 33% higher than the mean slowdown), while for Fastpass the slowdown increases to almost 2× the mean slowdown.",
+            "in the default configuration pHost's and pFabric's 99th-percentile slowdown is about 2, a third above their mean; Fastpass's is about twice its mean",
+            &[TAIL_2, TAIL_33, TAIL_FP_2X, TAIL_FP_INCREASES],
+            DEFAULTS,
+            &[PHOST_AUTHORS, FASTPASS_ON_GRANT],
+            tail_slowdown,
+        ),
+        claim(
+            "phost-drop-rate",
+            "4.3",
+            "Figure 5(e)",
+            "Figure 5(e) shows the overall drop rate of each protocol under increasing network load for the Web Search workload. As expected, we see that pFabric has a high drop rate that increases with load while pHost and Fastpass see drop rates consistently close to zero even as load increases.",
+            "web search at rising load: pFabric drops more packets the higher the load; pHost and Fastpass drop almost none at every load",
+            &[PF_DROPS_RISE, PF_DROPS_HIGH, NEAR_ZERO],
+            Setting {
+                scenarios: &["websearch-leaf-spine"],
+                axis: "loads",
+                quick: Size { flows: &[1500], seeds: &[1, 2, 3], xs: &[0.6, 0.8], requests: 0, per_scenario: &[] },
+                full: Size { flows: &[5000], seeds: &[1, 2, 3], xs: &[0.6, 0.7, 0.8], requests: 0, per_scenario: &[] },
+                paper_size: "web search at increasing loads (the loads of Figure 5(e) are not stated in the text); 511 million packets at load 0.6 (Figure 5(f))",
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "loads 0.6, 0.7 and 0.8 (0.6 and 0.8 at the quick size), the runs phost-stability makes today"],
+            },
+            &[],
+            drop_rate,
+        ),
+        claim(
+            "phost-varying-load",
+            "4.3",
+            "Figure 6",
+            "We observe that the relative performance of the different protocols across different network loads remains consistent with our results from above.",
+            "on each trace at loads 0.5 to 0.9 pHost stays comparable to pFabric and ahead of Fastpass, as at the default load 0.6 (Figure 3)",
+            &[LOAD_COMPARABLE, LOAD_FP_WORSE],
+            Setting {
+                axis: "loads",
+                quick: Size { flows: &[], seeds: &[1, 2, 3], xs: &[0.9], requests: 0, per_scenario: &[("web search", 1000), ("data mining", 400), ("IMC10", 2000)] },
+                full: Size { flows: &[], seeds: &[1, 2, 3], xs: &[0.5, 0.6, 0.7, 0.8, 0.9], requests: 0, per_scenario: &[("web search", 4000), ("data mining", 2000), ("IMC10", 10_000)] },
+                paper_size: "the three traces at loads 0.5 to 0.9, all-to-all; flows per run not stated (the text's \"Figure 9\" is Figure 6 by its caption)",
+                ..DEFAULTS
+            },
+            &[],
+            varying_load,
+        ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spread_is_the_largest_over_the_smallest_seed_by_seed() {
+        let v = [vec![1.0, 2.0], vec![1.1, 1.0], vec![1.05, 3.0]];
+        let s = spread_ratio(&v);
+        assert!((s[0] - 1.1).abs() < 1e-12 && (s[1] - 3.0).abs() < 1e-12, "{s:?}");
+        // A missing run makes its seed's spread missing, not small.
+        assert!(spread_ratio(&[vec![f64::NAN], vec![1.0], vec![1.0]])[0].is_nan());
+    }
 }
