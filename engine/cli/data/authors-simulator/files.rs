@@ -1,0 +1,23 @@
+// Written by scripts/authors-sim: every run's per-flow file, by run id.
+&[
+    ("pfabric-websearch-0.6", include_str!("pfabric-websearch-0.6.flows.csv")),
+    ("phost-websearch-0.6", include_str!("phost-websearch-0.6.flows.csv")),
+    ("fastpass-websearch-0.6", include_str!("fastpass-websearch-0.6.flows.csv")),
+    ("pfabric-websearch-0.6-permutation-long", include_str!("pfabric-websearch-0.6-permutation-long.flows.csv")),
+    ("phost-websearch-0.6-permutation-long", include_str!("phost-websearch-0.6-permutation-long.flows.csv")),
+    ("fastpass-websearch-0.6-permutation-long", include_str!("fastpass-websearch-0.6-permutation-long.flows.csv")),
+    ("pfabric-bimodal-0.6-bimodal-0.5", include_str!("pfabric-bimodal-0.6-bimodal-0.5.flows.csv")),
+    ("phost-bimodal-0.6-bimodal-0.5", include_str!("phost-bimodal-0.6-bimodal-0.5.flows.csv")),
+    ("fastpass-bimodal-0.6-bimodal-0.5", include_str!("fastpass-bimodal-0.6-bimodal-0.5.flows.csv")),
+    ("pfabric-websearch-0.6-deadlines", include_str!("pfabric-websearch-0.6-deadlines.flows.csv")),
+    ("phost-websearch-0.6-deadlines", include_str!("phost-websearch-0.6-deadlines.flows.csv")),
+    ("fastpass-websearch-0.6-deadlines", include_str!("fastpass-websearch-0.6-deadlines.flows.csv")),
+    ("pfabric-websearch-0.6-permutation", include_str!("pfabric-websearch-0.6-permutation.flows.csv")),
+    ("phost-websearch-0.6-permutation", include_str!("phost-websearch-0.6-permutation.flows.csv")),
+    ("fastpass-websearch-0.6-permutation", include_str!("fastpass-websearch-0.6-permutation.flows.csv")),
+    ("pfabric-datamining-0.6-buffer-6.2", include_str!("pfabric-datamining-0.6-buffer-6.2.flows.csv")),
+    ("phost-datamining-0.6-buffer-6.2", include_str!("phost-datamining-0.6-buffer-6.2.flows.csv")),
+    ("fastpass-datamining-0.6-buffer-6.2", include_str!("fastpass-datamining-0.6-buffer-6.2.flows.csv")),
+    ("pfabric-datamining-0.6-buffer-72.0", include_str!("pfabric-datamining-0.6-buffer-72.0.flows.csv")),
+    ("phost-datamining-0.6-buffer-72.0", include_str!("phost-datamining-0.6-buffer-72.0.flows.csv")),
+]
