@@ -41,6 +41,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub mod authors;
 pub mod claims;
 pub mod judge;
 pub mod readings;

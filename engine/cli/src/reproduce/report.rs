@@ -77,6 +77,7 @@ pub fn csv(r: &Report) -> Result<String, String> {
         "statement",
         "readings",
         "dcsim_value",
+        "authors_simulator_value",
         "verdict",
         "checks_holding",
         "checks_undecided",
@@ -103,6 +104,7 @@ pub fn csv(r: &Report) -> Result<String, String> {
             c.statement,
             &readings,
             &x.judged.value,
+            &super::authors::value(c.id).unwrap_or_default(),
             x.verdict.name(),
             &count(super::judge::Fit::Holds),
             &count(super::judge::Fit::Straddles),
@@ -207,10 +209,20 @@ pub fn markdown(r: &Report) -> String {
         if rows.is_empty() {
             continue;
         }
-        s += &format!("\n## {title}\n\n| claim | paper | dcsim | verdict |\n|---|---|---|---|\n");
+        s += &format!("\n## {title}\n\n| claim | paper | authors' simulator | dcsim | verdict |\n|---|---|---|---|---|\n");
         for x in rows.iter() {
             let c = x.claim;
-            s += &format!("| [{}](#{}) | {}, {} | {} | **{}** |\n", c.id, c.id, c.paper.short(), cell(&c.source()), cell(&x.judged.value), x.verdict.name());
+            let authors = super::authors::value(c.id).unwrap_or_default();
+            s += &format!(
+                "| [{}](#{}) | {}, {} | {} | {} | **{}** |\n",
+                c.id,
+                c.id,
+                c.paper.short(),
+                cell(&c.source()),
+                cell(&authors),
+                cell(&x.judged.value),
+                x.verdict.name()
+            );
         }
     }
     for x in &r.rows {
@@ -245,6 +257,12 @@ fn claim_section(mode: Mode, x: &Row) -> String {
     }
     for a in c.applied {
         s += &format!("* Setting beyond the scenario file: `{}` = `{}`: {}\n", a.path, a.value, a.why);
+    }
+    if let Some(v) = super::authors::value(c.id) {
+        s += &format!(
+            "* The pHost authors' simulator ([NetSys/simulator](authors-simulator.md) at {}, one run per setting): {v}\n",
+            super::authors::data().commit.get(..7).unwrap_or_default()
+        );
     }
     s += &format!("* dcsim: {}\n", x.judged.value);
     for n in &x.judged.notes {
@@ -317,6 +335,7 @@ pub fn json(r: &Report) -> String {
                 "scenarios": c.setting.scenarios, "size": c.size(r.mode).describe(c.setting.axis), "paper_size": c.setting.paper_size,
                 "deviations": c.setting.deviations, "applied": c.applied, "discussion": c.discussion,
                 "judged": judged_json(&x.judged, x.verdict), "variants": variants,
+                "authors_simulator": super::authors::value(c.id),
             })
         })
         .collect();
