@@ -82,6 +82,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: d2tcp_missed,
         },
         Claim {
@@ -97,6 +98,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: l2dct_vs_d2tcp,
         },
     ]

@@ -690,6 +690,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[],
         variants,
         discussion: "",
+        cause: None,
         measure,
     };
     vec![

@@ -538,6 +538,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[PFABRIC_RTT],
         variants: &[PHOST_TIMING],
         discussion: "",
+        cause: None,
         measure,
     };
     vec![
@@ -554,6 +555,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: seamless,
         },
         Claim {
@@ -569,6 +571,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: incast_81ms,
         },
         Claim {
@@ -584,6 +587,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: incast_schemes,
         },
         Claim {
@@ -599,6 +603,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: probe_mode,
         },
         figure7(
@@ -659,6 +664,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[PFABRIC_RTT],
             variants: &[PHOST_TIMING],
             discussion: "",
+            cause: None,
             measure: short_and_long,
         },
         Claim {
@@ -674,6 +680,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[PFABRIC_RTT],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: pdq_one_packet,
         },
     ]

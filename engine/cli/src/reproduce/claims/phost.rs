@@ -745,6 +745,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[],
         variants,
         discussion: "",
+        cause: None,
         measure,
     };
     vec![
