@@ -90,7 +90,7 @@ describe('reading docs/fidelity.json', () => {
     withCause.claims[0].cause = { kind: 'open_setting', name: 'an open setting decides it', why: 'The row <"4,000 flows"> flips it.' };
     const r = parseReport(withCause);
     expect(r.claims[0].cause).toEqual({ kind: 'open_setting', name: 'an open setting decides it', why: 'The row <"4,000 flows"> flips it.' });
-    const html = card(render(r), r.claims[0].id);
+    const html = card(render({ ...r, claims: [r.claims[0]] }), r.claims[0].id);
     expect(html).toContain('data-testid="claim-cause"');
     expect(html).toContain(esc('The row <"4,000 flows"> flips it.'));
     const none = structuredClone(raw);

@@ -46,6 +46,21 @@ const CAUSES: &[(&str, CauseKind, &str)] = &[
         "Checked: buffers from 6.2 KB to 72 KB, three seeds, the authors' pHost timers. pFabric's mean slowdown rises from 1.08 (24 KB and above) to 1.40 at 6.2 KB with its 36 KB settings (initCwnd 12, RTO 45 us); the paper's footnote 4 (\"for each buffer size, we experimented with a range of different parameter settings for pFabric and select the setting that offers the best slowdown\") does not give the settings kept, so they were not run. pHost (1.024; 1.010 with the scripts' timers) and Fastpass (1.049) straddle or miss the 1% bound by a few per cent.",
     ),
     (
+        "phost-first-hop-drops",
+        Unexplained,
+        "pHost's few first-hop drops (3 in five full-size runs) break \"zero drops at the first hop\" and are not explained. Fastpass's last-hop drops are: control packets take a fully booked receiver's link ahead of data and its queue overflows; the row \"Fastpass epochs of 8.5 slots\" (the authors' simulator's epoch, against section 4.1's \"recommended epoch interval of 8 MTU transmission times\") removes them, but not Fastpass's fabric drops (about 1 in 100,000 packets, the paper's bound 0.00004%) nor pHost's, so no reading agrees.",
+    ),
+    (
+        "pase-vs-pfabric-left-right",
+        Unexplained,
+        "Checked: every load, three seeds, loss rates, and pFabric with the testbed's settings (as run) and rescaled by its own rules to this tree's round trip (the row \"pFabric rescaled to the tree's round trip\": initCwnd 12, RTO 450 us, 37.4 KB). PASE's tail stays below pFabric's at every load under both (quick size: 0.65-0.92 as run, 0.69-0.93 rescaled), so the paper's crossing at 50-60% load does not appear and the gain at 0.9 stays near half the paper's 85%. pFabric's loss grows with load (about 3.3% at 0.9), PASE's stays near zero; the paper does not give its pFabric's loss to compare.",
+    ),
+    (
+        "phost-stability",
+        Unexplained,
+        "Checked: the backlog Figure 7 plots, late in runs of N and 2N flows, at loads 0.6 to 0.8 for the three schemes. At quick size it grows with the run's length at 0.6 (pFabric 1.40 times in the run twice as long) nearly as at 0.8 (1.51), so \"stable at 0.6\" fails while \"unstable beyond 0.7\" holds. The data suggest the runs are shorter than web search's heavy tail needs to reach a level backlog; the paper does not give its run length beyond the 511 million packets of its run at 0.6.",
+    ),
+    (
         "pase-vs-pfabric-all-to-all",
         Unexplained,
         "Checked: AFCT at every load, drops per port role and the bytes wasted upstream of a drop. PASE is 8-10% slower than pFabric up to load 0.4 and within 1% from 0.6; pFabric's drops are mostly at the senders' own NICs (75-85%), and the capacity wasted on the senders' links is at most 1.5% of the bytes sent, too little for the collisions the paper describes to slow pFabric. The paper does not give pFabric's loss or waste to compare.",
