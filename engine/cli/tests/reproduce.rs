@@ -134,7 +134,9 @@ fn the_quick_report_judges_every_claim_as_pinned() {
             "size",
             "seeds",
             "deviations",
-            "discussion"
+            "discussion",
+            "cause",
+            "cause_why"
         ]
     );
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
@@ -152,6 +154,8 @@ fn the_quick_report_judges_every_claim_as_pinned() {
             assert!(undecided > 0 && holding + undecided == checks, "{id}: inconclusive with {holding} holding, {undecided} undecided of {checks}");
         }
         assert!(!x[4].is_empty() && !x[6].is_empty() && !x[7].is_empty(), "{id}: an empty field");
+        // A cause stands beside every verdict but "agrees", and only there.
+        assert_eq!(verdict == "agrees", x[17].is_empty(), "{id}: {verdict} with cause {:?}", &x[17]);
         match QUICK_VERDICTS.iter().find(|(c, _)| *c == id) {
             Some((_, pinned)) if *pinned == verdict => {}
             Some((_, pinned)) => moved.push(format!("{id}: {verdict} (pinned: {pinned}); dcsim {}", &x[7])),
@@ -172,6 +176,7 @@ fn the_quick_report_judges_every_claim_as_pinned() {
     }
     assert_eq!(md.matches("| check | reading | kind | dcsim: mean [95% interval] | bound | holds |").count(), ids.len());
     assert!(md.contains("## Claims from other papers") && md.contains("Sensitivity: the verdict under each reasonable reading"));
+    assert!(md.contains("**Causes** (why a claim does not agree") && md.contains("| claim | paper | dcsim | verdict | cause |"));
 
     // The JSON the gallery reads: every claim, its quote and its checks'
     // intervals; a check holds exactly when its interval lies in its bound.

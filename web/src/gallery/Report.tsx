@@ -374,6 +374,14 @@ export function ClaimCard({ claim: c, rules }: { claim: Claim; rules: Map<string
           </p>
         </>
       )}
+      {c.cause && (
+        <>
+          <h4>Why it does not agree: {c.cause.name}</h4>
+          <p className="cause" data-testid="claim-cause" data-cause={c.cause.kind}>
+            {c.cause.why}
+          </p>
+        </>
+      )}
       {j.notes.length > 0 && (
         <>
           <h4>Notes</h4>

@@ -85,6 +85,22 @@ describe('reading docs/fidelity.json', () => {
     for (const c of report.claims.filter((c) => c.discussion)) expect(card(html, c.id)).toContain(esc(c.discussion));
   });
 
+  it('reads a claim\'s cause and shows it on the card; a report without causes reads as none', () => {
+    const withCause = structuredClone(raw);
+    withCause.claims[0].cause = { kind: 'open_setting', name: 'an open setting decides it', why: 'The row <"4,000 flows"> flips it.' };
+    const r = parseReport(withCause);
+    expect(r.claims[0].cause).toEqual({ kind: 'open_setting', name: 'an open setting decides it', why: 'The row <"4,000 flows"> flips it.' });
+    const html = card(render({ ...r, claims: [r.claims[0]] }), r.claims[0].id);
+    expect(html).toContain('data-testid="claim-cause"');
+    expect(html).toContain(esc('The row <"4,000 flows"> flips it.'));
+    const none = structuredClone(raw);
+    delete none.claims[0].cause;
+    expect(parseReport(none).claims[0].cause).toBeNull();
+    const bad = structuredClone(raw);
+    bad.claims[0].cause = { kind: 'unexplained' };
+    expect(() => parseReport(bad)).toThrow(/cause\.name: expected text/);
+  });
+
   it('names the field it cannot read', () => {
     const bad = structuredClone(raw);
     delete bad.claims[2].quote;

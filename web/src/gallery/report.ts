@@ -121,6 +121,21 @@ export interface Claim {
   variants: Variant[];
   /** Where the claim is not reproduced or differs: what was checked and what the data suggest (may be empty). */
   discussion: string;
+  /** Why the claim does not agree (null: it agrees, or no cause is established). */
+  cause: Cause | null;
+}
+
+/** The kinds of cause the report gives a claim that does not agree. */
+export const CAUSE_KINDS = ['dcsim_error_fixed', 'authors_simulator_agrees', 'open_setting', 'unexplained'] as const;
+
+/** Why a claim does not agree: the kind, in the report's words, and the evidence. */
+export interface Cause {
+  /** One of CAUSE_KINDS (anything else is shown by its name). */
+  kind: string;
+  /** The kind in the report's words: "an open setting decides it". */
+  name: string;
+  /** The evidence: the mechanism and commit, the sensitivity row and the paper's sentence, or what was checked. */
+  why: string;
 }
 
 /** How one kind of the papers' words is read, once for every claim. */
@@ -151,6 +166,13 @@ export interface Report {
 // ---------------------------------------------------------------- reading the JSON
 
 type Obj = Record<string, unknown>;
+
+/** A claim's cause: null or absent (a report written before causes) reads as none. */
+function readCause(v: unknown, at: string): Cause | null {
+  if (v === null || v === undefined) return null;
+  const o = obj(v, at);
+  return { kind: str(o, 'kind', at), name: str(o, 'name', at), why: str(o, 'why', at) };
+}
 
 /** Thrown when the report's JSON is not the shape the page reads; the message names the field. */
 export class ReportShapeError extends Error {}
@@ -289,6 +311,7 @@ export function parseReport(json: unknown): Report {
         deviations: list(k, 'deviations', at, text, true),
         applied: list(k, 'applied', at, readSetting, true),
         discussion: str(k, 'discussion', at, ''),
+        cause: readCause(k.cause, `${at}.cause`),
         judged: readJudged(k.judged, `${at}.judged`),
         variants: list(k, 'variants', at, (v, at) => {
           const q = obj(v, at);

@@ -28,7 +28,7 @@
 //! `reproduce merge DIR` judges from them ([`shard`]).
 
 use crate::sweep::{cores, par_map};
-use dcsim_core::metrics::{Counters, FlowRecord, Summary};
+use dcsim_core::metrics::{Counters, FlowRecord, Sample, Summary};
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use dcsim_core::sim::StopReason;
 use dcsim_core::units::SimTime;
@@ -42,6 +42,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub mod authors;
+pub mod cause;
 pub mod claims;
 pub mod judge;
 pub mod readings;
@@ -361,6 +362,10 @@ pub struct Claim {
     /// checks and notes). Written from the full report's numbers; the
     /// Markdown and the page show it under the checks.
     pub discussion: &'static str,
+    /// Why the claim does not agree at full size (`None`: no cause given;
+    /// the report shows a cause only beside a verdict other than agrees).
+    /// The registry fills it from [`claims::causes`].
+    pub cause: Option<cause::Cause>,
     /// Asks the lab for runs and judges them; `None` while the lab only
     /// collects the runs asked for (the first pass).
     pub measure: fn(&Lab, &Size) -> Option<Judged>,
@@ -494,6 +499,12 @@ pub struct Outcome {
     /// The same for the bytes not yet sent once (pHost's Figure 7).
     #[serde(with = "nan_as_null")]
     pub unsent_growth: f64,
+    /// The bytes arrived at their sources and not yet sent once (pHost's
+    /// Figure 7 "pending" packets), averaged over the second half of the
+    /// foreground arrivals ([`unsent_late`]); NaN for a run stopped at
+    /// `until_us`, and in outcome files written before it.
+    #[serde(with = "nan_as_null", default = "nan")]
+    pub unsent_late: f64,
     /// Wall time of the run, seconds.
     pub wall_s: f64,
 }
@@ -524,6 +535,21 @@ impl Outcome {
     }
 }
 
+/// NaN (a missing number in an outcome file).
+fn nan() -> f64 {
+    f64::NAN
+}
+
+/// The mean of the bytes not yet sent once over the second half of the
+/// foreground arrivals (from half the last arrival's time to it); NaN
+/// without arrivals or samples there.
+pub fn unsent_late(samples: &[Sample], records: &[FlowRecord]) -> f64 {
+    let Some(last) = records.iter().filter(|r| !r.background).map(|r| r.start).max() else {
+        return f64::NAN;
+    };
+    claims::mean(samples.iter().filter(|s| s.t.ps() >= last.ps() / 2 && s.t <= last).map(|s| s.unsent_bytes as f64))
+}
+
 /// Runs one job.
 pub fn run_job(job: &Job) -> Result<Outcome, String> {
     let t0 = Instant::now();
@@ -538,12 +564,14 @@ pub fn run_job(job: &Job) -> Result<Outcome, String> {
             arbitration_messages: r.arbitration_messages(),
             pending_growth: f64::NAN,
             unsent_growth: f64::NAN,
+            unsent_late: f64::NAN,
             wall_s: 0.0,
         }
     } else {
         while r.run_events(1 << 22) {}
         let (tenant_bytes, arbitration_messages) = (r.tenant_bytes_delivered(), r.arbitration_messages());
         let o = r.finish();
+        let unsent_late = unsent_late(&o.samples, &o.records);
         Outcome {
             summary: Some(o.summary),
             counters: o.counters,
@@ -552,6 +580,7 @@ pub fn run_job(job: &Job) -> Result<Outcome, String> {
             arbitration_messages,
             pending_growth: o.pending_growth,
             unsent_growth: o.unsent_growth,
+            unsent_late,
             wall_s: 0.0,
         }
     };
@@ -962,6 +991,7 @@ mod tests {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: widened,
         };
         let judged = widened(&Lab::new(HashMap::new()), &s).unwrap();
@@ -1052,6 +1082,16 @@ mod tests {
             let done = jobs.iter().map(|j| (j.key(), stand_in.clone())).collect();
             let rows = judge_all(&all, mode, lab, done).unwrap_or_else(|e| panic!("{} size: {e}", mode.name()));
             assert_eq!(rows.len(), all.len());
+        }
+    }
+
+    /// Every cause names a claim, and says something.
+    #[test]
+    fn every_cause_is_a_claims() {
+        let reg = claims::registry();
+        for id in claims::causes::ids() {
+            let c = reg.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("a cause for {id}, which is no claim"));
+            assert!(c.cause.is_some_and(|k| k.why.len() > 80), "{id}: a cause without its evidence");
         }
     }
 

@@ -97,7 +97,7 @@ impl Rule {
             Rule::Comparable => "a ratio within 15% of 1, either way",
             Rule::SimilarDeadlines => "a difference of at most 2 points (0.02) in the fraction of deadlines met",
             Rule::Significant => "beyond what the same papers call similar: a ratio above 1.15 (completion times) or a difference above 2 points (deadlines met), besides the ordering itself",
-            Rule::Stability => "dcsim's stability test on the bytes still to be delivered (a line fitted over the last three quarters of the arrivals): stable when the line's rise is at most the mean backlog over that window (rise / mean at most 1), unstable when above",
+            Rule::Stability => "the backlog Figure 7 plots (bytes arrived at the sources and not yet sent), averaged over the second half of the arrivals, in a run twice as long over the run: stable when the two are comparable (within 15% either way, as the comparable rule), unstable when the longer run's is significantly larger (above 1.15, as the significant rule)",
         }
     }
 
@@ -110,7 +110,7 @@ impl Rule {
             Rule::Comparable => "the widest difference these papers call similar: pHost section 4.3 finds \"all three protocols see similar performance as measured by NFCT\" with \"the maximum difference in NFCT between any two protocols\" 15%",
             Rule::SimilarDeadlines => "pHost section 4.3: \"all protocols achieve similar performance in terms of fraction of flows that meet their deadlines, with the maximum difference in performance between any two protocols being 2%\"",
             Rule::Significant => "the complement of the two rules above: a difference the papers would still call similar is not a significant one",
-            Rule::Stability => "pHost section 4.3 judges stability by eye from Figure 7 (the fraction of packets pending at the sources over the run); dcsim measures the bytes of arrived flows not yet delivered, and its stability test is this project's (PROTOCOLS.md section 2)",
+            Rule::Stability => "pHost section 4.3 judges Figure 7 by eye, in its words: \"In a stable network, the fraction of pending packets would remain roughly constant over the duration of the simulation\", while in the unstable regime \"the measured value depends closely on the duration of the simulation\". A backlog that stays level is the same late in a run twice as long; one that grows through the run is about twice as large",
         }
     }
 }

@@ -2,6 +2,7 @@
 //! the Markdown (`docs/fidelity.md`) and the JSON the page's paper gallery
 //! reads (`docs/fidelity.json`). All are written from the same [`Report`].
 
+use super::cause::{Cause, CauseKind};
 use super::judge::{Check, Verdict};
 use super::readings::Rule;
 use super::{fmt, thousands, Claim, Mode, Report, Row};
@@ -22,6 +23,35 @@ pub fn tally<'a>(rows: impl IntoIterator<Item = &'a Row<'a>>) -> String {
         n(Verdict::Inconclusive),
         n(Verdict::NotReproduced)
     )
+}
+
+/// The cause a row shows: its claim's, when its verdict is not "agrees".
+pub fn cause_of<'a>(x: &Row<'a>) -> Option<&'a Cause> {
+    if x.verdict == Verdict::Agrees {
+        None
+    } else {
+        x.claim.cause.as_ref()
+    }
+}
+
+/// The cause column's words: the kind, "none given" for a claim that does
+/// not agree and has none, empty for one that agrees.
+fn cause_name(x: &Row) -> &'static str {
+    match (x.verdict, cause_of(x)) {
+        (Verdict::Agrees, _) => "",
+        (_, Some(c)) => c.kind.name(),
+        (_, None) => "none given",
+    }
+}
+
+/// How many of the claims that do not agree have each kind of cause, in
+/// words: "21 do not agree: 0 dcsim error, fixed; 3 an open setting ...".
+pub fn cause_tally<'a>(rows: impl IntoIterator<Item = &'a Row<'a>>) -> String {
+    let rows: Vec<&Row> = rows.into_iter().filter(|r| r.verdict != Verdict::Agrees).collect();
+    let mut parts: Vec<String> =
+        CauseKind::ALL.iter().map(|k| format!("{} {}", rows.iter().filter(|r| cause_of(r).is_some_and(|c| c.kind == *k)).count(), k.name())).collect();
+    parts.push(format!("{} none given", rows.iter().filter(|r| cause_of(r).is_none()).count()));
+    format!("{} do{} not agree: {}", rows.len(), if rows.len() == 1 { "es" } else { "" }, parts.join("; "))
 }
 
 /// The source papers' rows, then the other papers'.
@@ -87,6 +117,8 @@ pub fn csv(r: &Report) -> Result<String, String> {
         "seeds",
         "deviations",
         "discussion",
+        "cause",
+        "cause_why",
     ])
     .map_err(err)?;
     for x in &r.rows {
@@ -114,6 +146,8 @@ pub fn csv(r: &Report) -> Result<String, String> {
             &size.seeds.len().to_string(),
             &if c.setting.deviations.is_empty() { "none".to_string() } else { c.setting.deviations.join("; ") },
             c.discussion,
+            cause_name(x),
+            cause_of(x).map_or("", |k| k.why),
         ])
         .map_err(err)?;
     }
@@ -189,6 +223,11 @@ pub fn markdown(r: &Report) -> String {
         tally(source.iter().copied()),
         tally(other.iter().copied())
     );
+    s += &format!(
+        "**Causes** (why a claim does not agree; see how to read it): source papers: {}. Other papers: {}.\n\n",
+        cause_tally(source.iter().copied()),
+        cause_tally(other.iter().copied())
+    );
     s += "## How to read it\n\n\
           Each claim quotes the sentence it tests, with the paper's section and figure, and says whether the sentence is in the \
           excerpts this project was given or cited from the paper. Its **readings** turn the sentence's words into bounds by the \
@@ -200,7 +239,12 @@ pub fn markdown(r: &Report) -> String {
           **inconclusive** when nothing fails but an interval straddles a bound. Noise is met with more seeds, never with a \
           wider bound. Where a verdict depends on a choice the paper leaves open, the claim is judged again under each \
           reasonable reading (its sensitivity table). Where a claim is not reproduced, or differs for a reason the checks \
-          alone do not show, a paragraph says what was checked and what the data suggest.\n\n\
+          alone do not show, a paragraph says what was checked and what the data suggest. Every claim that does not agree \
+          names its **cause**, one of: *dcsim error, fixed* (the mechanism or default that was wrong, the commit that fixed \
+          it, the verdict before and after); *the authors' simulator agrees with dcsim* (the paper's own simulator on the same \
+          setting gives dcsim's answer, not the paper's); *an open setting decides it* (the sensitivity row whose reading flips \
+          the verdict, with the paper's sentence that leaves it open); *unexplained* (what was checked, what the data \
+          suggest); \"none given\" where no cause is established yet.\n\n\
           | rule | the papers' words | reading | why |\n|---|---|---|---|\n";
     for rule in Rule::ALL {
         s += &format!("| {} | {} | {} | {} |\n", rule.name(), cell(rule.words()), cell(rule.reading()), cell(rule.reason()));
@@ -209,19 +253,20 @@ pub fn markdown(r: &Report) -> String {
         if rows.is_empty() {
             continue;
         }
-        s += &format!("\n## {title}\n\n| claim | paper | authors' simulator | dcsim | verdict |\n|---|---|---|---|---|\n");
+        s += &format!("\n## {title}\n\n| claim | paper | authors' simulator | dcsim | verdict | cause |\n|---|---|---|---|---|---|\n");
         for x in rows.iter() {
             let c = x.claim;
             let authors = super::authors::value(c.id).unwrap_or_default();
             s += &format!(
-                "| [{}](#{}) | {}, {} | {} | {} | **{}** |\n",
+                "| [{}](#{}) | {}, {} | {} | {} | **{}** | {} |\n",
                 c.id,
                 c.id,
                 c.paper.short(),
                 cell(&c.source()),
                 cell(&authors),
                 cell(&x.judged.value),
-                x.verdict.name()
+                x.verdict.name(),
+                cause_name(x)
             );
         }
     }
@@ -272,6 +317,11 @@ fn claim_section(mode: Mode, x: &Row) -> String {
     s += &checks_table(&x.judged.checks);
     if !c.discussion.is_empty() {
         s += &format!("\n**What was checked, what the data suggest.** {}\n", c.discussion);
+    }
+    match cause_of(x) {
+        Some(k) => s += &format!("\n**Cause: {}.** {}\n", k.kind.name(), k.why),
+        None if x.verdict != Verdict::Agrees => s += "\n**Cause: none given.** No cause of this verdict is established yet.\n",
+        None => {}
     }
     if !x.variants.is_empty() {
         s += &format!("\nSensitivity: the verdict under each reasonable reading of the open choices.\n\n| reading | settings | verdict | dcsim |\n|---|---|---|---|\n| as above (the default) | none beyond the above | **{}** | {} |\n", x.verdict.name(), cell(&x.judged.value));
@@ -334,6 +384,7 @@ pub fn json(r: &Report) -> String {
                 "statement": c.statement, "readings": readings,
                 "scenarios": c.setting.scenarios, "size": c.size(r.mode).describe(c.setting.axis), "paper_size": c.setting.paper_size,
                 "deviations": c.setting.deviations, "applied": c.applied, "discussion": c.discussion,
+                "cause": cause_of(x).map(|k| json!({"kind": k.kind, "name": k.kind.name(), "why": k.why})),
                 "judged": judged_json(&x.judged, x.verdict), "variants": variants,
                 "authors_simulator": super::authors::value(c.id),
             })
@@ -342,7 +393,8 @@ pub fn json(r: &Report) -> String {
     let [(_, source), (_, other)] = groups(r);
     let v = json!({
         "generated_by": r.command, "mode": r.mode, "engine": env!("CARGO_PKG_VERSION"), "date": today(), "runs": r.runs, "threads": r.threads, "wall_s": r.wall_s,
-        "tally": {"source": tally(source), "other": tally(other)}, "rules": rules, "claims": claims,
+        "tally": {"source": tally(source.iter().copied()), "other": tally(other.iter().copied()), "source_causes": cause_tally(source.iter().copied()), "other_causes": cause_tally(other.iter().copied())},
+        "rules": rules, "claims": claims,
     });
     serde_json::to_string_pretty(&v).expect("the report serializes") + "\n"
 }

@@ -19,6 +19,7 @@ use super::{fmt, Job, Lab, Outcome, Reading, Size};
 use dcsim_core::metrics::Summary;
 use dcsim_core::scenario::{ProtocolName, Scenario};
 
+pub mod causes;
 mod other;
 mod pase;
 mod pdq;
@@ -27,7 +28,11 @@ mod phost;
 
 /// Every claim, in report order: the source papers', then the others'.
 pub fn registry() -> Vec<super::Claim> {
-    [pfabric::claims(), phost::claims(), pdq::claims(), pase::claims(), other::claims()].into_iter().flatten().collect()
+    [pfabric::claims(), phost::claims(), pdq::claims(), pase::claims(), other::claims()]
+        .into_iter()
+        .flatten()
+        .map(|c| super::Claim { cause: causes::of(c.id), ..c })
+        .collect()
 }
 
 /// Mean of `v` (NaN when empty or when any value is NaN).

@@ -97,6 +97,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: d2tcp_missed,
         },
         Claim {
@@ -112,6 +113,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: l2dct_vs_d2tcp,
         },
     ]

@@ -733,7 +733,37 @@ const LOADS: &[f64] = &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 const PAPER_SIZE: &str = "loads 10% to 90%; flows per run not stated in the excerpts";
 const CHOICES: &str = "PASE's choices where the paper is open (docs/protocols/pase.md): queue numbering floor(ADH / C), demand the line rate, update period 1 RTT, expiry 3 updates, pruning depth 2, delegation every 4 RTTs with reserve 0.5";
 const LEFT_RIGHT: &str = "the left-right tree (a core, 2 aggregation switches, 2 ToRs each, 10 hosts per ToR; 1 Gbps hosts, 10 Gbps above; 10 us per link) is the scenario's choice: the paper's inter-rack topology is in its section 4.1, outside the excerpts; the load is the offered load on the bottleneck aggregation-core link (each left host offers half of it)";
-const PORTS: &str = "ports as the testbed: 100-packet buffers, K = 20 packets, 750 us minimum RTO for the window transports; pFabric's Table 1 rescaled to this round trip by its own rules (initCwnd 21, largest window 26, 63 KB queues, RTO 750 us)";
+const PORTS: &str = "ports as the testbed (section 4.4: \"a queue size of 100 packets on each interface. We set the marking threshold K to 20 packets\"): 100-packet buffers, K = 20 packets, 750 us minimum RTO for the window transports";
+/// pFabric's settings on the PASE scenarios: its Table 1 rescaled by its
+/// own rules to the testbed's 250 us round trip, not to the trees'.
+const PFABRIC_TESTBED_RTT: &str = "pFabric's Table 1 rescaled by its own rules (initCwnd about one BDP, RTO about 3 RTTs, queue about 2 BDP: Table 1's 12 packets, 45 us and 36 KB at a 10 Gbps round trip of about 12 us; pFabric section 5.1: \"the difference in retransmission timeout (200µs versus 45µs) is in proportion to the queue size difference\") to the testbed's 250 us round trip (BDP 31.25 KB, 21 packets): initCwnd 21, largest window 26, 63 KB queues, RTO 750 us. On the trees the round trip is shorter (left-right inter-rack about 150 us, all-to-all intra-rack about 65 us): the sensitivity table runs pFabric rescaled to each tree's own round trip";
+/// pFabric rescaled to the left-right tree's inter-rack round trip: 6 links
+/// of 10 us, two 1500-byte serializations at 1 Gbps and four at 10 Gbps
+/// (120 + 24 + 4.8 us, ACKs under 1 us): about 150 us; BDP at the hosts'
+/// 1 Gbps 18.7 KB, 12.5 packets.
+const PFABRIC_LR_RTT: Variant = Variant {
+    name: "pFabric rescaled to the tree's round trip",
+    why: "pFabric's rules (initCwnd about one BDP, RTO about 3 RTTs, queue about 2 BDP) applied to the left-right tree's inter-rack round trip of about 150 us (BDP 18.7 KB, 12.5 packets) instead of the testbed's 250 us",
+    settings: &[
+        Applied { path: "params.pfabric.init_cwnd", value: "12", why: "one BDP, 12.5 packets" },
+        Applied { path: "params.pfabric.max_cwnd", value: "15", why: "the 15/12 ratio of the pHost authors' configuration, as the scenario's 26/21" },
+        Applied { path: "params.pfabric.buffer_bytes", value: "37400", why: "2 BDP" },
+        Applied { path: "params.pfabric.rto_us", value: "450", why: "3 RTTs" },
+    ],
+};
+/// pFabric rescaled to the all-to-all tree's intra-rack round trip: 2 links
+/// of 10 us and two 1500-byte serializations at 1 Gbps (40 + 24 us, ACKs
+/// under 1 us): about 65 us; BDP 8.1 KB, 5.4 packets.
+const PFABRIC_RACK_RTT: Variant = Variant {
+    name: "pFabric rescaled to the rack's round trip",
+    why: "pFabric's rules (initCwnd about one BDP, RTO about 3 RTTs, queue about 2 BDP) applied to the intra-rack round trip of about 65 us (BDP 8.1 KB, 5.4 packets) instead of the testbed's 250 us",
+    settings: &[
+        Applied { path: "params.pfabric.init_cwnd", value: "5", why: "one BDP, 5.4 packets" },
+        Applied { path: "params.pfabric.max_cwnd", value: "6", why: "the 15/12 ratio of the pHost authors' configuration, as the scenario's 26/21" },
+        Applied { path: "params.pfabric.buffer_bytes", value: "16200", why: "2 BDP" },
+        Applied { path: "params.pfabric.rto_us", value: "195", why: "3 RTTs" },
+    ],
+};
 const LR: Setting = Setting {
     scenarios: &["pase-left-right"],
     axis: "loads",
@@ -742,24 +772,37 @@ const LR: Setting = Setting {
     paper_size: PAPER_SIZE,
     deviations: &[LEFT_RIGHT, PORTS, CHOICES],
 };
-const A2A: Setting = Setting {
-    scenarios: &["pase-all-to-all"],
-    deviations: &[
-        "4 racks of 10 hosts under one root at 1 Gbps, 10 us per link; flow pairs random within a rack (the paper picks aggregators round robin)",
-        PORTS,
-        CHOICES,
-    ],
-    ..LR
-};
+const A2A_TREE: &str =
+    "4 racks of 10 hosts under one root at 1 Gbps, 10 us per link; flow pairs random within a rack (the paper picks aggregators round robin)";
+const A2A: Setting = Setting { scenarios: &["pase-all-to-all"], deviations: &[A2A_TREE, PORTS, CHOICES], ..LR };
 const TESTBED_SETTING: Setting = Setting {
     scenarios: &["pase-testbed"],
     axis: "loads",
     quick: Size { flows: &[1000], seeds: &[1, 2, 3], xs: &[0.1, 0.9], requests: 0, per_scenario: &[] },
     full: Size { flows: &[1000], seeds: &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], xs: LOADS, requests: 0, per_scenario: &[] },
     paper_size: "1,000 flows per load, ten runs each, loads 10% to 90% (as here)",
-    deviations: &["the long-lived flow runs from client 0 (the paper: \"from one of the clients\")", "DCTCP's end hosts as the simulations' (initial alpha 1 as RFC 8257 and Linux, 750 us minimum RTO, every packet ACKed); the paper ran the authors' DCTCP kernel patch", CHOICES],
+    deviations: &["the long-lived flow runs from client 0 (the paper: \"from one of the clients\")", "DCTCP's end hosts as the simulations' (the engine's default initial alpha, 750 us minimum RTO, every packet ACKed); the paper ran the authors' DCTCP kernel patch, whose initial alpha the paper does not give: the sensitivity table runs both starts, 0 (the DCTCP authors' ns-2 scripts) and 1 (Linux, RFC 8257)", CHOICES],
 };
 
+/// The testbed's ports (section 4.4: 100-packet queues, K = 20 packets)
+/// for the window transports of the deadline scenario, whose file keeps
+/// pFabric's Table 1 ports (225 KB, K = 22.5 KB) for the other claims.
+const TESTBED_PORTS: [Applied; 4] = [
+    Applied { path: "params.dctcp.buffer_bytes", value: "150000", why: "PASE section 4.4: \"a queue size of 100 packets on each interface\"" },
+    Applied { path: "params.dctcp.ecn_threshold_bytes", value: "30000", why: "PASE section 4.4: \"We set the marking threshold K to 20 packets\"" },
+    Applied { path: "params.d2tcp.buffer_bytes", value: "150000", why: "PASE section 4.4: \"a queue size of 100 packets on each interface\"" },
+    Applied { path: "params.d2tcp.ecn_threshold_bytes", value: "30000", why: "PASE section 4.4: \"We set the marking threshold K to 20 packets\"" },
+];
+const TABLE1_PORTS: Variant = Variant {
+    name: "ports of pFabric's Table 1",
+    why: "225 KB buffers and K = 22.5 KB (pFabric Table 1's DCTCP, the scenario file's ports), as the D2TCP claims of this report run them",
+    settings: &[
+        Applied { path: "params.dctcp.buffer_bytes", value: "225000", why: "pFabric Table 1" },
+        Applied { path: "params.dctcp.ecn_threshold_bytes", value: "22500", why: "pFabric Table 1" },
+        Applied { path: "params.d2tcp.buffer_bytes", value: "225000", why: "pFabric Table 1" },
+        Applied { path: "params.d2tcp.ecn_threshold_bytes", value: "22500", why: "pFabric Table 1" },
+    ],
+};
 const SERVICE_1US: Variant = Variant {
     name: "arbitrators take 1 us per message",
     why: "the paper gives no processing time; each arbitrator a FIFO server of its messages (params.pase.arbitrator_service_us), 1 us each",
@@ -774,6 +817,11 @@ const DCTCP_ALPHA0: Variant = Variant {
     name: "DCTCP initial alpha 0",
     why: "the DCTCP authors' ns-2 scripts start alpha at 0 (Linux and RFC 8257 at 1)",
     settings: &[Applied { path: "params.dctcp.initial_alpha", value: "0", why: "DCTCP ns-2 scripts" }],
+};
+const DCTCP_ALPHA1: Variant = Variant {
+    name: "DCTCP initial alpha 1",
+    why: "Linux and RFC 8257 start alpha at 1 (the DCTCP authors' ns-2 scripts at 0)",
+    settings: &[Applied { path: "params.dctcp.initial_alpha", value: "1", why: "Linux, RFC 8257" }],
 };
 const DCTCP_RTO: Variant = Variant {
     name: "DCTCP minimum RTO 200 ms",
@@ -806,6 +854,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[],
         variants,
         discussion: "",
+        cause: None,
         measure,
     };
     vec![
@@ -816,8 +865,8 @@ pub fn claims() -> Vec<Claim> {
             "Observe that pFabric achieves smaller FCT for up to 50% load and PASE achieves comparable performance. However, at ≥ 60% loads, PASE results in smaller FCT than pFabric. At 90% load, this improvement is more than 85%.",
             "left-right inter-rack traffic: pFabric's 99th-percentile FCT is smaller up to load 0.5 (PASE's comparable), PASE's from 0.6, by more than 85% at 0.9",
             &[LR_PF_SMALLER, LR_COMPARABLE, LR_PASE_SMALLER, LR_85] as &[Reading],
-            LR,
-            &[] as &[Variant],
+            Setting { deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..LR },
+            &[PFABRIC_LR_RTT] as &[Variant],
             vs_pfabric_left_right as fn(&Lab, &Size) -> Option<Judged>,
         )
         .discussing(
@@ -830,8 +879,8 @@ pub fn claims() -> Vec<Claim> {
             "Figure 10(c) shows that PASE provides up to 85% improvement in AFCT over pFabric and results in lower AFCTs across all loads. This happens because with pFabric multiple flows sending at line rate can collide at a downstream ToR-host link.",
             "all-to-all intra-rack traffic: PASE's AFCT below pFabric's at every load, by up to 85%",
             &[A2A_LOWER, A2A_UP_TO, A2A_NONE_ABOVE],
-            A2A,
-            &[],
+            Setting { deviations: &[A2A_TREE, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..A2A },
+            &[PFABRIC_RACK_RTT],
             vs_pfabric_all_to_all,
         )
         .discussing(
@@ -844,7 +893,7 @@ pub fn claims() -> Vec<Claim> {
             "whereas it achieves similar performance (< 6% difference in AFCTs) compared to pFabric in the following two cases: (a) single bottleneck scenarios and (b) when the network load is typically less than 80%.",
             "PASE's AFCT within 6% of pFabric's on a single bottleneck (the testbed rack) and on the left-right tree below load 0.8",
             &[SIMILAR_6],
-            Setting { scenarios: &["pase-testbed", "pase-left-right"], deviations: &[LEFT_RIGHT, PORTS, CHOICES, "single bottleneck: the testbed rack (nine clients to one server, with its long-lived flow)"], ..LR },
+            Setting { scenarios: &["pase-testbed", "pase-left-right"], deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES, "single bottleneck: the testbed rack (nine clients to one server, with its long-lived flow)"], ..LR },
             &[],
             similar_to_pfabric,
         ),
@@ -943,10 +992,12 @@ pub fn claims() -> Vec<Claim> {
             "on the testbed (nine clients send to one server over a 1 Gbps rack with one long-lived flow) PASE's AFCT is 50% to 60% below DCTCP's",
             &[TESTBED[0], TESTBED[1], TESTBED[2], TESTBED_OUTPERFORMS, TESTBED_SIG],
             TESTBED_SETTING,
-            &[DCTCP_ALPHA0, DCTCP_RTO, DCTCP_DELACK, LONG_FLOW_CLIENT],
+            &[DCTCP_ALPHA0, DCTCP_ALPHA1, DCTCP_RTO, DCTCP_DELACK, LONG_FLOW_CLIENT],
             testbed,
         ),
-        claim(
+        Claim {
+            applied: &TESTBED_PORTS,
+            ..claim(
             "pase-strategies-deadlines",
             "2.1",
             "Figure 1",
@@ -959,11 +1010,17 @@ pub fn claims() -> Vec<Claim> {
                 quick: Size { flows: &[2000], seeds: &[1, 2, 3], xs: &[0.1, 0.9], requests: 0, per_scenario: &[] },
                 full: Size { flows: &[3000], seeds: &[1, 2, 3, 4, 5], xs: LOADS, requests: 0, per_scenario: &[] },
                 paper_size: "the D2TCP paper's experiment 4.1.3 (footnote 2): flows per run not stated",
-                deviations: &["PASE's testbed rack (10 hosts, 1 Gbps, 250 us RTT) with the footnote's flows (uniform 100 KB to 500 KB, random pairs in the rack), deadlines uniform in 5 to 25 ms and two long-lived background flows (hosts 0 to 8 and 1 to 9: the footnote does not say which)", PORTS, "D2TCP's B is the bytes never sent and d = 0.5 past the deadline (the ns-3 port's choices)"],
+                deviations: &[
+                    "PASE's testbed rack (10 hosts, 1 Gbps, 250 us RTT) with the footnote's flows (uniform 100 KB to 500 KB, random pairs in the rack), deadlines uniform in 5 to 25 ms and two long-lived background flows (hosts 0 to 8 and 1 to 9: the footnote does not say which)",
+                    "Figure 1's ns-2 ports are not given (section 2.1 and its footnote name only the D2TCP paper's experiment); DCTCP and D2TCP run the ports the paper states for this rack, the testbed's (section 4.4: \"a queue size of 100 packets on each interface. We set the marking threshold K to 20 packets\"), applied beyond the scenario file, whose own 225 KB and K = 22.5 KB (pFabric's Table 1) are the sensitivity table's other reading; 750 us minimum RTO",
+                    PFABRIC_TESTBED_RTT,
+                    "D2TCP's B is the bytes never sent and d = 0.5 past the deadline (the ns-3 port's choices)",
+                ],
             },
-            &[],
+            &[TABLE1_PORTS],
             strategies,
-        ),
+        )
+        },
         claim(
             "pase-pdq-switching",
             "2.1",

@@ -319,6 +319,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[RCP_COUNTS],
         variants: &[],
         discussion: "",
+        cause: None,
         measure,
     };
     vec![

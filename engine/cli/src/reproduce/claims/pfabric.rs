@@ -617,6 +617,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[PFABRIC_RTT],
         variants: &[PHOST_TIMING],
         discussion: "",
+        cause: None,
         measure,
     };
     vec![
@@ -633,6 +634,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: seamless,
         },
         Claim {
@@ -648,6 +650,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: incast_81ms,
         },
         Claim {
@@ -663,6 +666,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: incast_schemes,
         },
         Claim {
@@ -687,6 +691,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: incast_pdq,
         },
         Claim {
@@ -702,6 +707,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: probe_mode,
         },
         figure7(
@@ -762,6 +768,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[PFABRIC_RTT],
             variants: &[PHOST_TIMING],
             discussion: "",
+            cause: None,
             measure: short_and_long,
         },
         Claim {
@@ -777,6 +784,7 @@ pub fn claims() -> Vec<Claim> {
             applied: &[PFABRIC_RTT],
             variants: &[],
             discussion: "",
+            cause: None,
             measure: pdq_one_packet,
         },
     ]

@@ -3,7 +3,7 @@
 
 use super::super::judge::{Bound, Check, Kind};
 use super::super::readings::{approx, comparable, significantly_above, within, Rule, APPROX, SIMILAR_DEADLINES};
-use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
+use super::super::{fmt, thousands, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
 use super::{by_point, grid, mean, range_checks, range_readings, span, with, Grid};
 use dcsim_core::metrics::FlowRecord;
 use dcsim_core::scenario::{ProtocolName, Scenario};
@@ -219,6 +219,35 @@ const ZERO_FIRST: Reading = Reading {
     rule: Rule::Literal,
 };
 
+/// Packets the paper's Figure 5(f) run injected (section 4.3: "511
+/// million packets are injected into the network over the duration of the
+/// simulation"): the drop counts it gives are read as fractions of these.
+const INJECTED: f64 = 511e6;
+const LAST_PHOST: Reading = Reading {
+    key: "836-last-hop",
+    says: "the number of last hop drops for pHost and Fastpass are 836 and 0 packets respectively",
+    of: "pHost's last-hop data drops per data packet injected (836 of 511 million)",
+    bound: approx(836.0 / INJECTED),
+    kind: Kind::Value,
+    rule: Rule::Approx,
+};
+const LAST_FASTPASS: Reading = Reading {
+    key: "0-last-hop",
+    says: "the number of last hop drops for pHost and Fastpass are 836 and 0 packets respectively",
+    of: "Fastpass's last-hop data drops",
+    bound: Bound::range(0.0, 0.0),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
+const FABRIC_LOW: Reading = Reading {
+    key: "fabric-0.00004%",
+    says: "which represent less than 0.00004% of the total packets injected into the network",
+    of: "data drops within the fabric (ToR up and spine down) per data packet injected, each scheme",
+    bound: Bound::below(4e-7),
+    kind: Kind::Value,
+    rule: Rule::Literal,
+};
+
 fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
     let g = defaults(lab, size)?;
     let x = size.xs.iter().position(|w| *w == 0.0).expect("the web search workload is point 0");
@@ -232,6 +261,12 @@ fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
     let ph = g.per_seed_outcome(PH, x, |o| o.counters.data_dropped[0] as f64);
     let fp = g.per_seed_outcome(FP, x, |o| o.counters.data_dropped[0] as f64);
     let hops = |s: usize| g.drops_by_hop(s, x);
+    let per_packet =
+        |s: usize, f: fn(&[u64; 4]) -> u64| g.per_seed_outcome(s, x, move |o| f(&o.counters.data_dropped) as f64 / o.counters.data_sent.max(1) as f64);
+    let fabric = |d: &[u64; 4]| d[1] + d[2];
+    let ph_last = per_packet(PH, |d| d[3]);
+    let fp_last = g.per_seed_outcome(FP, x, |o| o.counters.data_dropped[3] as f64);
+    let injected: u64 = g.at(PF, x).iter().map(|o| o.counters.data_sent).sum();
     Some(Judged {
         value: format!(
             "pFabric's drops {}% first hop, {}% last; first-hop drops pHost {}, Fastpass {}",
@@ -245,13 +280,25 @@ fn first_hop_drops(lab: &Lab, size: &Size) -> Option<Judged> {
             Check::of(&DROPS_LAST, "web search: pFabric's last-hop share of its data drops", last),
             Check::of(&ZERO_FIRST, "web search: pHost's first-hop data drops", ph),
             Check::of(&ZERO_FIRST, "web search: Fastpass's first-hop data drops", fp),
+            Check::of(&LAST_PHOST, "web search: pHost's last-hop data drops per data packet sent", ph_last),
+            Check::of(&LAST_FASTPASS, "web search: Fastpass's last-hop data drops", fp_last),
+            Check::of(&FABRIC_LOW, "web search: pHost's fabric data drops per data packet sent", per_packet(PH, fabric)),
+            Check::of(&FABRIC_LOW, "web search: pFabric's fabric data drops per data packet sent", per_packet(PF, fabric)),
+            Check::of(&FABRIC_LOW, "web search: Fastpass's fabric data drops per data packet sent", per_packet(FP, fabric)),
         ],
-        notes: vec![format!(
-            "data drops at hops 1 / 2 / 3 / 4 (NIC, ToR up, spine down, ToR down), all seeds: pFabric {}, pHost {}, Fastpass {}",
-            hops(PF),
-            hops(PH),
-            hops(FP)
-        )],
+        notes: vec![
+            format!(
+                "data drops at hops 1 / 2 / 3 / 4 (NIC, ToR up, spine down, ToR down), all seeds: pFabric {}, pHost {}, Fastpass {}",
+                hops(PF),
+                hops(PH),
+                hops(FP)
+            ),
+            format!(
+                "pFabric's data packets sent, all seeds: {} (the paper's run: 511 million, so its counts scale by about {} to this size)",
+                thousands(injected),
+                fmt(injected as f64 / INJECTED)
+            ),
+        ],
     })
 }
 
@@ -644,6 +691,23 @@ const PHOST_SIMILAR: Reading = Reading {
     rule: Rule::Comparable,
 };
 
+/// The run size the tenant experiment is judged again at (the paper does
+/// not give it): tenant-fair pHost is fair at each receiver, so it splits
+/// the network evenly only while both tenants have flows at nearly every
+/// host; fewer flows leave receivers to one tenant.
+const TENANT_FLOWS: [Variant; 2] = [
+    Variant {
+        name: "4,000 flows",
+        why: "the paper does not give the number of flows; about 3 web search flows per host",
+        settings: &[Applied { path: "workload.flows", value: "4000", why: "a run size (the paper gives none)" }],
+    },
+    Variant {
+        name: "10,000 flows",
+        why: "the paper does not give the number of flows; about 7 web search flows per host",
+        settings: &[Applied { path: "workload.flows", value: "10000", why: "a run size (the paper gives none)" }],
+    },
+];
+
 fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
     let schemes = [(P::Pfabric, "srpt"), (P::Phost, "tenant_fair")];
     let mut jobs = Vec::new();
@@ -678,63 +742,105 @@ fn tenants(lab: &Lab, size: &Size) -> Option<Judged> {
 const STABLE_06: Reading = Reading {
     key: "stable-0.6",
     says: "pFabric is stable at 0.6 load",
-    of: "growth of the bytes arrived at the sources and not yet sent (the fitted rise over the mean), pFabric at load 0.6",
-    bound: Bound::at_most(1.0),
+    of:
+        "pFabric at load 0.6: the bytes arrived at the sources and not yet sent, mean over the second half of the arrivals, in a run twice as long over the run",
+    bound: comparable(),
     kind: Kind::Value,
     rule: Rule::Stability,
 };
 const UNSTABLE_08: Reading = Reading {
     key: "unstable-beyond-0.7",
     says: "unstable beyond 0.7 load",
-    of: "the same growth, pFabric at load 0.8",
-    bound: Bound::above(1.0),
+    of: "the same ratio, pFabric at load 0.8",
+    bound: significantly_above(),
     kind: Kind::Value,
     rule: Rule::Stability,
 };
 const SIMILAR_OTHERS: Reading = Reading {
     key: "similar-phost-fastpass",
     says: "We get similar results for pHost and Fastpass",
-    of: "the same growths, pHost and Fastpass: at most 1 at load 0.6, above 1 at 0.8",
-    bound: Bound::at_most(1.0),
+    of: "the same ratio, pHost and Fastpass at load 0.6",
+    bound: comparable(),
     kind: Kind::Value,
     rule: Rule::Stability,
 };
 const SIMILAR_OTHERS_HIGH: Reading = Reading {
     key: "similar-phost-fastpass-0.8",
     says: "We get similar results for pHost and Fastpass",
-    of: "the same growths, pHost and Fastpass at load 0.8",
-    bound: Bound::above(1.0),
+    of: "the same ratio, pHost and Fastpass at load 0.8",
+    bound: significantly_above(),
     kind: Kind::Value,
     rule: Rule::Stability,
 };
 
 fn stability(lab: &Lab, size: &Size) -> Option<Judged> {
-    let g = grid(lab, size, &SCHEMES, |p, _, x| with(&lab.scenario("websearch-leaf-spine"), *p, x), false)?;
-    let growth = |s: usize, x: usize| g.per_seed_outcome(s, x, |o| if o.finished() { o.unsent_growth } else { f64::NAN });
+    let base = |p: &P, x: f64| with(&lab.scenario("websearch-leaf-spine"), *p, x);
+    // Each run of N flows again with 2N flows, seed by seed.
+    let n = size.flows_at(0).expect("the stability claim gives its number of flows");
+    let mut long = Vec::new();
+    for p in &SCHEMES {
+        for &x in size.xs {
+            for &seed in size.seeds {
+                let mut s = base(p, x);
+                s.workload.flows = 2 * n;
+                s.seed = seed;
+                long.push(super::super::Job::new(s));
+            }
+        }
+    }
+    let (g, long) = (grid(lab, size, &SCHEMES, |p, _, x| base(p, x), false), lab.runs(long));
+    let (g, long) = (g?, long?);
+    let k = size.seeds.len();
+    let late = |o: &Outcome| if o.finished() { o.unsent_late } else { f64::NAN };
+    let ratio = |s: usize, x: usize| -> Vec<f64> {
+        let at = (s * size.xs.len() + x) * k;
+        g.at(s, x).iter().zip(&long[at..at + k]).map(|(short, long)| late(long) / late(short)).collect()
+    };
     let at = |l: f64| size.xs.iter().position(|x| *x == l).expect("loads 0.6 and 0.8");
     let (lo, hi) = (at(0.6), at(0.8));
+    const WHAT: &str = "unsent backlog late in the run, twice as long over as long";
     let mut checks = vec![
-        Check::of(&STABLE_06, "pFabric, load 0.6: growth of the unsent backlog", growth(PF, lo)),
-        Check::of(&UNSTABLE_08, "pFabric, load 0.8: growth of the unsent backlog", growth(PF, hi)),
+        Check::of(&STABLE_06, format!("pFabric, load 0.6: {WHAT}"), ratio(PF, lo)),
+        Check::of(&UNSTABLE_08, format!("pFabric, load 0.8: {WHAT}"), ratio(PF, hi)),
     ];
     for (s, name) in [(PH, "pHost"), (FP, "Fastpass")] {
-        checks.push(Check::of(&SIMILAR_OTHERS, format!("{name}, load 0.6: growth of the unsent backlog"), growth(s, lo)));
-        checks.push(Check::of(&SIMILAR_OTHERS_HIGH, format!("{name}, load 0.8: growth of the unsent backlog"), growth(s, hi)));
+        checks.push(Check::of(&SIMILAR_OTHERS, format!("{name}, load 0.6: {WHAT}"), ratio(s, lo)));
+        checks.push(Check::of(&SIMILAR_OTHERS_HIGH, format!("{name}, load 0.8: {WHAT}"), ratio(s, hi)));
     }
+    let by_load = |s: usize| by_point(size.xs, &(0..size.xs.len()).map(|x| mean(ratio(s, x))).collect::<Vec<_>>());
+    let mb = |s: usize, f: &dyn Fn(usize, usize) -> f64| by_point(size.xs, &(0..size.xs.len()).map(|x| f(s, x) / 1e6).collect::<Vec<_>>());
+    let short_mb = |s: usize, x: usize| mean(g.per_seed_outcome(s, x, late));
+    let long_mb = |s: usize, x: usize| {
+        let at = (s * size.xs.len() + x) * k;
+        mean(long[at..at + k].iter().map(|o| late(o)))
+    };
     let row = |s: usize, f: fn(&Outcome) -> f64| by_point(size.xs, &(0..size.xs.len()).map(|x| mean(g.per_seed_outcome(s, x, f))).collect::<Vec<_>>());
     Some(Judged {
-        value: format!("unsent backlog growth, pFabric: {}", row(PF, |o| o.unsent_growth)),
+        value: format!("unsent backlog late in the run, twice as long / as long, pFabric: {}", by_load(PF)),
         checks,
         notes: vec![
-            format!("unsent backlog growth by load: pHost {}; Fastpass {}", row(PH, |o| o.unsent_growth), row(FP, |o| o.unsent_growth)),
+            format!("the same ratio by load: pHost {}; Fastpass {}", by_load(PH), by_load(FP)),
             format!(
-                "growth of the bytes of arrived, unfinished flows (dcsim's own stability test) by load: pFabric {}; pHost {}; Fastpass {}",
-                row(PF, |o| o.pending_growth),
-                row(PH, |o| o.pending_growth),
-                row(FP, |o| o.pending_growth)
+                "unsent backlog late in the run (MB), {} flows; {} flows, by load: pFabric {}; {}; pHost {}; {}; Fastpass {}; {}",
+                thousands(n),
+                thousands(2 * n),
+                mb(PF, &short_mb),
+                mb(PF, &long_mb),
+                mb(PH, &short_mb),
+                mb(PH, &long_mb),
+                mb(FP, &short_mb),
+                mb(FP, &long_mb)
             ),
             format!(
-                "mean slowdown by load: pFabric {}",
+                "growth of the unsent backlog through the run (fitted rise over the mean, {} flows; not judged) by load: pFabric {}; pHost {}; Fastpass {}",
+                thousands(n),
+                row(PF, |o| o.unsent_growth),
+                row(PH, |o| o.unsent_growth),
+                row(FP, |o| o.unsent_growth)
+            ),
+            format!(
+                "mean slowdown by load, {} flows: pFabric {}",
+                thousands(n),
                 by_point(size.xs, &(0..size.xs.len()).map(|x| g.mean(PF, x, |s| s.all.mean_slowdown)).collect::<Vec<_>>())
             ),
         ],
@@ -996,6 +1102,14 @@ const FASTPASS_GUARD: Variant = Variant {
     settings: &[Applied { path: "params.fastpass.epoch_guard_slots", value: "0.5", why: "the pHost authors' simulator" }],
 };
 
+/// Cut-through switching for a claim whose scenario file stores and
+/// forwards (`incast.json`, which the pFabric claims share).
+const CUT_THROUGH: Applied = Applied {
+    path: "switching",
+    value: "\"cut_through\"",
+    why: "the leaf-spine as the pHost authors' simulator runs it (coresim/event.cpp, QueueProcessingEvent: a hop forwards one header time after a packet starts), as every other pHost claim; the scenario file stores and forwards",
+};
+
 const WORKLOAD_AXIS: &str = "workloads (0 web search, 1 data mining, 2 IMC10)";
 const DEFAULTS: Setting = Setting {
     scenarios: &["websearch-leaf-spine"],
@@ -1021,6 +1135,7 @@ pub fn claims() -> Vec<Claim> {
         applied: &[],
         variants,
         discussion: "",
+        cause: None,
         measure,
     };
     vec![
@@ -1067,15 +1182,15 @@ pub fn claims() -> Vec<Claim> {
             "phost-first-hop-drops",
             "4.3",
             "Figure 5(f)",
-            "We see that for pFabric, the vast majority of packet drops occur in the first (61%) and last (39%) hop queue, with almost no drops in the two intermediate hops. In contrast, because pHost and Fastpass explicitly schedule packets, first and last hop drops are almost eliminated: both protocols experience zero drops at the first hop",
-            "web search at load 0.6: 61% of pFabric's drops are at the first hop and 39% at the last; pHost and Fastpass drop nothing at the first hop",
-            &[DROPS_FIRST, DROPS_LAST, ZERO_FIRST],
+            "We see that for pFabric, the vast majority of packet drops occur in the first (61%) and last (39%) hop queue, with almost no drops in the two intermediate hops. In contrast, because pHost and Fastpass explicitly schedule packets, first and last hop drops are almost eliminated: both protocols experience zero drops at the first hop, the number of last hop drops for pHost and Fastpass are 836 and 0 packets respectively. Finally, we note that the absolute number of drops within the network fabric is low for all three protocols: 33, 5 and 182 drops for pHost, pFabric, and Fastpass respectively, which represent less than 0.00004% of the total packets injected into the network.",
+            "web search at load 0.6: 61% of pFabric's drops are at the first hop and 39% at the last; pHost and Fastpass drop nothing at the first hop; pHost drops 836 packets in 511 million at the last hop, Fastpass none; each scheme drops fewer than 0.00004% of its packets within the fabric",
+            &[DROPS_FIRST, DROPS_LAST, ZERO_FIRST, LAST_PHOST, LAST_FASTPASS, FABRIC_LOW],
             Setting { quick: Size { xs: &[0.0], flows: &[1000], ..DEFAULTS.quick }, full: Size { xs: &[0.0], flows: &[4000], ..DEFAULTS.full }, ..DEFAULTS },
-            &[PHOST_AUTHORS],
+            &[PHOST_AUTHORS, FASTPASS_GUARD],
             first_hop_drops,
         )
         .discussing(
-            "Checked: drops per port role under each scheme on web search at load 0.6, five seeds. pFabric's split matches the paper: 62.4% of its drops at the first hop and 37.6% at the last (the paper: 61% and 39%), almost none in between. Fastpass has none at the first hop. pHost has 3 first-hop drops in five runs (against pFabric's 72,130): they remain with free tokens off (one run of 10,000 flows, seed 1: 15 first-hop drops without free tokens, 7 with them), so they are not the unscheduled first packets of new flows; the paper does not describe how its pHost keeps the first hop free of drops. \"Zero drops\" read literally is not met, so the verdict is \"differs\", by 3 packets.",
+            "Checked: drops per port role under each scheme on web search at load 0.6, against the whole sentence: the paper's counts are of 511 million packets, read here as fractions of the data packets sent. pFabric's split matches (full size at ec3a154: 62.4% first hop, 37.6% last). pHost drops a few packets at the first hop (3 in five full-size runs, against pFabric's 72,130), also with free tokens off, so not the unscheduled first packets of new flows; the paper does not say how its pHost keeps the first hop free. Fastpass drops at the last hop (1,716 at full size, 300 in the three quick runs), where the paper has none: a receiver the arbiter feeds in every slot also receives control packets (grants for its own flows, ACKs), which go first, so its data queue grows by their bytes every epoch and overflows. The authors' simulator makes an epoch 8.5 MTU times for 8 packets, a guard in which that queue drains; with it (the row \"Fastpass epochs of 8.5 slots\") Fastpass's last-hop drops are 0 and its spine-down drops halve (38 to 18, quick size). Its fabric drops remain above the paper's 0.00004% (about 1 in 100,000 packets).",
         ),
         claim(
             "phost-deadlines",
@@ -1107,13 +1222,13 @@ pub fn claims() -> Vec<Claim> {
                 quick: Size { flows: &[1500], seeds: &[1, 2, 3], xs: &[0.6, 0.8], requests: 0, per_scenario: &[] },
                 full: Size { flows: &[5000], seeds: &[1, 2, 3], xs: &[0.6, 0.7, 0.8], requests: 0, per_scenario: &[] },
                 paper_size: "web search is this project's reading (the caption does not name the workload); the run's length is not stated, and the paper notes that in the unstable regime the measured slowdown depends on it",
-                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "growth is judged by dcsim's stability rule on the bytes not yet sent (the readings' table); the paper judges Figure 7 by eye"],
+                deviations: &[LEAF_SPINE, PFABRIC_CHOICES, PHOST_CHOICES, FASTPASS_CHOICES, "stability is judged by running the same arrivals twice as long (the readings' table); the paper judges Figure 7 by eye"],
             },
             &[],
             stability,
         )
         .discussing(
-            "Checked: the bytes arrived at the sources and not yet sent (the paper's Figure 7 measure), through each run, pFabric, pHost and Fastpass at loads 0.6, 0.7 and 0.8 of web search, 5,000 flows, three seeds; growth is the fitted rise of that backlog over the run's mean. The data: the backlog grows more with load (pFabric 0.73 at 0.6, 0.88 at 0.8) but stays below the threshold of growing without bound in the mean at every load, and the three-seed intervals straddle it, so neither \"stable at 0.6\" nor \"unstable beyond 0.7\" is decided; pFabric's mean slowdown at 0.8 is 1.34. Longer runs would narrow the intervals; the paper does not give its run length.",
+            "Checked: the backlog Figure 7 plots (the bytes arrived at the sources and not yet sent), averaged over the second half of the arrivals, for pFabric, pHost and Fastpass at loads 0.6, 0.7 and 0.8 of web search, each run of 5,000 flows again with 10,000, three seeds. The paper's words make the test: a stable backlog \"would remain roughly constant over the duration of the simulation\", so a run twice as long keeps it level; in the unstable regime \"the measured value depends closely on the duration of the simulation\", so it grows with the run. The notes give the backlogs and the growth of the backlog within each run (the rise of a fitted line over its mean, this project's earlier test, not judged). At quick size (1,500 against 3,000 flows, three seeds) the backlog is 1.40 times larger in the longer run at 0.6 and 1.51 times at 0.8 for pFabric (pHost 1.38 and 1.49, Fastpass 1.39 and 1.50): it still grows at 0.6, almost as at 0.8. The backlog is of some 0.8 GB (0.6) to 1.0 GB (0.8) of bytes not yet sent, dominated by web search's largest flows (a 30 MB flow alone takes 24 ms at 10 Gbps), so the data suggest these runs end before the backlog at 0.6 has levelled; the paper's run at 0.6 injected 511 million packets, about 40 times the full size here.",
         ),
         claim(
             "phost-bimodal",
@@ -1174,7 +1289,9 @@ pub fn claims() -> Vec<Claim> {
         .discussing(
             "Checked: every flow 700 packets (the bimodal workload with no short flows, the left end of Figure 9(b)) on the permutation matrix, five seeds, with drops per port role. The data: mean slowdown pFabric 1.90, pHost 2.05, Fastpass 1.82: Fastpass is 4% better than pFabric (not the \"significantly\" the paper reads, 15% by this report's rules) and pHost 8% worse. pFabric's drops (0.71% of its packets) are nearly all at its own NIC queue, so little core capacity is lost, as the paper expects of a permutation; what dcsim does not show is the gain from per-packet scheduling over pFabric's windows on long flows.",
         ),
-        claim(
+        Claim {
+            applied: &[CUT_THROUGH],
+            ..claim(
             "phost-incast",
             "4.3",
             "Figure 9(c, d)",
@@ -1191,7 +1308,8 @@ pub fn claims() -> Vec<Claim> {
             },
             &[PHOST_AUTHORS],
             incast,
-        ),
+        )
+        },
         claim(
             "phost-buffer-size",
             "4.3",
@@ -1225,8 +1343,11 @@ pub fn claims() -> Vec<Claim> {
                 paper_size: "both tenants' traces injected at the start; how many flows is not stated",
                 deviations: &[LEAF_SPINE, "the IMC10 tenant has 8.5 times as many flows, so both bring about the same bytes (the paper does not say how the two traces were sized)", "throughput compared over the first 4 ms, while both tenants have data waiting"],
             },
-            &[],
+            &TENANT_FLOWS,
             tenants,
+        )
+        .discussing(
+            "Checked: the run size, which the paper does not give (the sensitivity table). Tenant-fair pHost is fair at each receiver, so it splits the network evenly only while both tenants have flows at nearly every host: at quick size (three seeds) its IMC10 / web search ratio is 1.76 with 4,000 flows (differs), 1.20 with 10,000 (inconclusive), 1.04 with 20,000 (the size judged) and 1.02 with 40,000 (agrees), while pFabric's stays 3.1 to 4.4. From 20,000 flows on the verdict no longer depends on the size; 40,000 is not a row because its pHost runs take 120 s each (20,000: 30 s).",
         ),
         claim(
             "phost-nfct",
