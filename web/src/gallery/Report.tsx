@@ -338,6 +338,14 @@ export function ClaimCard({ claim: c, rules }: { claim: Claim; rules: Map<string
       <p className="statement">
         <strong>What is tested:</strong> {c.statement}
       </p>
+      <dl className="three-values" data-testid={`claim-${c.id}-values`}>
+        <dt>The paper</dt>
+        <dd>{c.statement || c.quote}</dd>
+        <dt>The pHost authors' simulator</dt>
+        <dd data-testid="claim-authors">{c.authors_simulator ?? 'not run on this claim'}</dd>
+        <dt>dcsim</dt>
+        <dd>{j.value || 'no value'}</dd>
+      </dl>
       {c.readings.length > 0 && (
         <table className="readings">
           <caption>How the paper's words are read</caption>

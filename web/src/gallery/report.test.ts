@@ -101,6 +101,24 @@ describe('reading docs/fidelity.json', () => {
     expect(() => parseReport(bad)).toThrow(/cause\.name: expected text/);
   });
 
+  it('shows the three values on every card: the paper, the authors\' simulator (or that it was not run), dcsim', () => {
+    const withAuthors = structuredClone(raw);
+    withAuthors.claims[0].authors_simulator = 'pHost/pFabric web search <1.112>';
+    delete withAuthors.claims[1].authors_simulator;
+    const r = parseReport(withAuthors);
+    expect(r.claims[0].authors_simulator).toBe('pHost/pFabric web search <1.112>');
+    expect(r.claims[1].authors_simulator).toBeNull();
+    const html = render({ ...r, claims: r.claims.slice(0, 2) });
+    const first = card(html, r.claims[0].id);
+    expect(first).toContain(`data-testid="claim-${r.claims[0].id}-values"`);
+    expect(first).toContain(esc('pHost/pFabric web search <1.112>'));
+    expect(first).toContain(esc(r.claims[0].judged.value));
+    expect(card(html, r.claims[1].id)).toContain('not run on this claim');
+    const bad = structuredClone(raw);
+    bad.claims[0].authors_simulator = 3;
+    expect(() => parseReport(bad)).toThrow(/authors_simulator: expected text/);
+  });
+
   it('names the field it cannot read', () => {
     const bad = structuredClone(raw);
     delete bad.claims[2].quote;

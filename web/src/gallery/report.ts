@@ -123,6 +123,8 @@ export interface Claim {
   discussion: string;
   /** Why the claim does not agree (null: it agrees, or no cause is established). */
   cause: Cause | null;
+  /** The pHost authors' simulator's value on the claim's setting, in the words of dcsim's value (null: not run on this claim). */
+  authors_simulator: string | null;
 }
 
 /** The kinds of cause the report gives a claim that does not agree. */
@@ -312,6 +314,7 @@ export function parseReport(json: unknown): Report {
         applied: list(k, 'applied', at, readSetting, true),
         discussion: str(k, 'discussion', at, ''),
         cause: readCause(k.cause, `${at}.cause`),
+        authors_simulator: k.authors_simulator === null || k.authors_simulator === undefined ? null : str(k, 'authors_simulator', at),
         judged: readJudged(k.judged, `${at}.judged`),
         variants: list(k, 'variants', at, (v, at) => {
           const q = obj(v, at);
