@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { liveChecks } from './live.e2e.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'test-results', 'e2e');
@@ -1418,6 +1419,9 @@ try {
       await p4.close();
     }
   });
+
+  // A live class (issue 38): its own server (dcsim serve) and pages; tests/e2e/live.e2e.mjs.
+  await liveChecks({ check, assert, browser, root, dcsim, out, watch, only });
 
   await check('no console errors', async () => {
     assert(consoleErrors.length === 0, consoleErrors.join('\n'));
