@@ -205,7 +205,8 @@ export class LiveRoom {
           return;
         }
         this.log = [...this.log, m.action];
-        this.instructorPs = m.action.op.kind === 'seek' || m.action.op.kind === 'run_to' ? m.action.op.t_ps : m.action.at_ps;
+        // After "run to the end" the instructor's time is the end, which its next state report says.
+        if (m.action.op.kind !== 'finish') this.instructorPs = m.action.op.kind === 'seek' || m.action.op.kind === 'run_to' ? m.action.op.t_ps : m.action.at_ps;
         this.update({ desired: fold(this.log), pacing: fold(this.log).pacing });
         break;
       case 'ack':
@@ -302,19 +303,25 @@ export class LiveRoom {
     if (this.host.lessonName() !== d.lesson) this.host.showLesson(d.lesson);
     if (!c.isIdle()) return;
     if (!same(st.settings.branch ?? null, d.branch)) {
+      // A branch opens at the time on screen, as it did on the instructor's page: go there first.
+      const at = Number((d.branch as { at_us?: unknown } | null)?.at_us) * 1e6;
+      if (d.branch && Number.isFinite(at) && Math.round(st.displayPs) !== at) return c.runTo(at);
       if (d.branch) c.branch(d.branch as unknown as BranchSettings);
       else c.closeBranch();
       return;
     }
     if (d.speed !== null && st.speed !== d.speed) c.setSpeed(d.speed);
     if (d.finished && !st.runs.every((r) => r.summary)) return c.finishAll();
+    // Finished here, and the instructor's report of its end not in yet: stay (a seek back and forth would rebuild the runs another way).
+    if (d.finished && this.log[this.log.length - 1]?.op.kind === 'finish' && this.view.reported?.t_ps !== Math.round(st.displayPs) && this.instructorPs < st.displayPs) return;
     const target = this.instructorPs;
     if (d.playing) {
       if (st.mode === 'playing') {
         if (Math.abs(st.displayPs - target) > MAX_DRIFT_S * st.speed) c.pause();
         return;
       }
-      if (Math.round(st.displayPs) !== target) return c.runTo(target);
+      // Within the drift allowed while playing, play from here (the ticks keep moving the target).
+      if (Math.abs(st.displayPs - target) > MAX_DRIFT_S * st.speed) return c.runTo(target);
       return c.play();
     }
     if (st.mode !== 'paused') return c.pause();
