@@ -13,7 +13,8 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: '../dist', emptyOutDir: true, target: 'es2022' },
   worker: { format: 'es' },
-  server: { port: 5173, strictPort: false, fs: { allow: ['..'] } },
+  // /live: the room server of a live class (`dcsim serve`, which serves the built app itself; scripts/start runs it on 5174 beside this).
+  server: { port: 5173, strictPort: false, fs: { allow: ['..'] }, proxy: { '/live': { target: 'ws://127.0.0.1:5174', ws: true } } },
   preview: { port: 4173 },
   test: { root: '.', environment: 'node', include: ['web/src/**/*.test.ts', 'tests/unit/**/*.test.ts'] },
 });

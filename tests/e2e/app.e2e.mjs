@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMark, loadSince, judgeTiming } from './load.mjs';
+import { liveChecks } from './live.e2e.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'test-results', 'e2e');
@@ -1433,6 +1434,9 @@ try {
       await p4.close();
     }
   });
+
+  // A live class (issue 38): its own server (dcsim serve) and pages; tests/e2e/live.e2e.mjs.
+  await liveChecks({ check, assert, browser, root, dcsim, out, watch, only });
 
   await check('no console errors', async () => {
     assert(consoleErrors.length === 0, consoleErrors.join('\n'));

@@ -41,6 +41,8 @@ import { downloadCsvReadme } from './export/readme';
 import { copiedNote, copyText } from './export/clipboard';
 import { revealedCount } from './state/run';
 import { plural } from './views/format';
+import { LiveRoom } from './live/room';
+import { LivePanel, lessonLive, useLive } from './live/LivePanel';
 
 /** The bundled lessons (scenarios/lessons). */
 const LESSONS: Lesson[] = bundledLessons(SCENARIOS.map((s) => String(s.name)));
@@ -89,6 +91,13 @@ export function App() {
   const [lesson, setLesson] = useState<Lesson | null>(firstLesson);
   const conductor = useMemo(() => new Conductor(first), [first]);
   const s = useConductorState(conductor);
+  // A live class (live/): the room follows the lesson on screen; a student's page is shown the instructor's.
+  const lessonNow = useRef(lesson);
+  lessonNow.current = lesson;
+  const live = useMemo(() => new LiveRoom(conductor, { showLesson: (n) => setLesson(LESSONS.find((l) => l.name === n) ?? null), lessonName: () => lessonNow.current?.name ?? null }), [conductor]);
+  useEffect(() => () => live.dispose(), [live]);
+  const liveView = useLive(live);
+  useEffect(() => live.noteLesson(lesson?.name ?? null), [live, lesson]);
   const [colorBy, setColorBy] = useState<ColorBy>('flow');
   const [display, setDisplay] = useState<Display>(() => {
     const d = loadDisplay(window.location.hash, storage());
@@ -282,6 +291,7 @@ export function App() {
         </div>
         {!lesson && <LessonPanel lessons={lessons} lesson={null} modified={false} onChoose={chooseLesson} c={conductor} s={s} />}
         <div className="topbar-buttons">
+          <LivePanel room={live} c={conductor} displayPs={s.displayPs} />
           <button className="btn" data-testid="settings-toggle" aria-expanded={showParams} aria-controls="settings" onClick={() => setShowParams(!showParams)}>
             {showParams ? 'Hide settings' : 'Settings'}
           </button>
@@ -517,7 +527,7 @@ export function App() {
         </main>
         {sideOpen && (
           <aside className="lesson-side" aria-label="lesson">
-            {lesson && <LessonPanel lessons={lessons} lesson={lesson} modified={lessonRunsModified} onChoose={chooseLesson} c={conductor} s={s} />}
+            {lesson && <LessonPanel lessons={lessons} lesson={lesson} modified={lessonRunsModified} onChoose={chooseLesson} c={conductor} s={s} live={lessonLive(live, liveView)} />}
             {editing && <LessonEditor c={conductor} s={s} scenarios={SCENARIOS} open={lesson} onPreview={(l) => openLesson(l, 'preview')} onClose={() => setEditing(false)} />}
           </aside>
         )}

@@ -11,6 +11,7 @@
 //!   CSV and Markdown on request: see `reproduce/mod.rs`).
 //! * `dcsim schema`: the JSON Schema of scenario files.
 //! * `dcsim names`: the names and defaults the page reads from the engine.
+//! * `dcsim serve`: the room server of a live class and the built app (`serve/`).
 
 use clap::{Parser, Subcommand};
 use dcsim_core::metrics::Summary;
@@ -23,6 +24,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod reproduce;
+mod serve;
 mod sweep;
 
 #[derive(Parser)]
@@ -115,6 +117,8 @@ enum Cmd {
     /// D2TCP and L2DCT claims the tests hold) and judge each against the
     /// paper's value: a table on stdout, CSV and Markdown on request.
     Reproduce(reproduce::ReproduceArgs),
+    /// Serve a live class: the rooms (WebSocket at /live) and the built app, from one binary.
+    Serve(serve::ServeArgs),
     /// Print the JSON Schema of scenario files.
     Schema,
     /// Print the names and defaults the page reads from the engine, as the
@@ -395,6 +399,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
             print!("{}", dcsim_core::exports::typescript());
             Ok(())
         }
+        Cmd::Serve(a) => serve::main(a),
         Cmd::Schema => {
             print!("{}", Scenario::json_schema());
             Ok(())

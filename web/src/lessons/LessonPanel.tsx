@@ -5,7 +5,7 @@
 // right answer and the explanation follow at once, the score adds up, and
 // the results download as CSV.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { fmtTime } from '../views/format';
 import { answer, judgedRuns, judgedSummaries, metricText, metricValueText, type Lesson } from './lesson';
@@ -24,7 +24,10 @@ export function LessonPanel({
   s,
   compact = false,
   clicker = false,
+  live,
 }: {
+  /** A live class (live/LivePanel.tsx): the instructor's moves reported, a student's page following. */
+  live?: LessonLive;
   /** The embedded player and presentation mode: no chooser, no self-check. */
   compact?: boolean;
   /** Presentation mode: a clicker's keys (→, PageDown; ←, PageUp) walk the steps too. */
@@ -47,6 +50,15 @@ export function LessonPanel({
     setGuess({});
     setRevealed({});
   }, [lesson]);
+  // A student following the room: the instructor's step and revealed answers.
+  const followStep = live?.step;
+  const followRevealed = live?.revealed?.join(',');
+  useEffect(() => {
+    if (followStep !== undefined) setStep(followStep);
+  }, [followStep, lesson]);
+  useEffect(() => {
+    if (followRevealed !== undefined) setRevealed(Object.fromEntries(followRevealed.split(',').filter(Boolean).map((k) => [Number(k), true])));
+  }, [followRevealed, lesson]);
 
   // Keys n (next step) and b (back), as the transport bar's keys: not while typing.
   useEffect(() => {
@@ -63,11 +75,12 @@ export function LessonPanel({
       if (clicker && (fwd || back)) e.preventDefault();
       if (k < 0 || k >= lesson.steps.length) return;
       setStep(k);
+      live?.onStep?.(k);
       c.runTo(lesson.steps[k].at_us * 1e6);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [lesson, step, c, clicker]);
+  }, [lesson, step, c, clicker, live]);
 
   const chooser = (
     <label className="lesson-choose">
@@ -88,6 +101,7 @@ export function LessonPanel({
   const busy = !s.loaded || s.seeking;
   const go = (k: number) => {
     setStep(k);
+    live?.onStep?.(k);
     c.runTo(lesson.steps[k].at_us * 1e6);
   };
   // Judged among the lesson's own runs: a branch opened beside it is shown, never judged.
@@ -97,6 +111,7 @@ export function LessonPanel({
   const atStep = Math.abs(s.displayPs - st.at_us * 1e6) < 1 || s.displayPs >= st.at_us * 1e6;
   const reveal = () => {
     setRevealed({ ...revealed, [step]: true });
+    live?.onReveal?.(step);
     if (!allDone) c.finishAll();
   };
   const checkRows = selfCheck ? selfCheckRows(lesson, guess) : [];
@@ -179,13 +194,14 @@ export function LessonPanel({
                 disabled={selfCheck && guess[step] !== undefined}
                 onClick={() => {
                   setGuess({ ...guess, [step]: p });
+                  live?.onGuess?.(step, p);
                   if (selfCheck) reveal();
                 }}
               >
                 {p}
               </button>
             ))}
-            {!revealed[step] && !selfCheck && (
+            {!revealed[step] && !selfCheck && !live?.revealed && (
               <button data-testid="lesson-reveal" onClick={reveal}>
                 {allDone ? 'Reveal the answer' : 'Run to the end and reveal'}
               </button>
@@ -196,6 +212,7 @@ export function LessonPanel({
               The what-if branch beside the lesson's runs is there to compare with; the answer is judged among the lesson's {judgedRuns(lesson).join(', ')} only.
             </p>
           )}
+          {live?.beside?.(step)}
           {revealed[step] && !allDone && <p className="note">running every protocol to the end…</p>}
           {shown && (
             <div className="lesson-answer" data-testid="lesson-answer" data-winner={shown.winner ?? ''} role="status">
@@ -233,4 +250,20 @@ export function LessonPanel({
       )}
     </section>
   );
+}
+
+/** A lesson panel's part in a live class. */
+export interface LessonLive {
+  /** A student following the room: the instructor's step (undefined: the panel's own). */
+  step?: number;
+  /** A student following the room: the steps whose answer the instructor revealed (the panel's own reveal button is hidden). */
+  revealed?: number[];
+  /** The instructor went to step `k`. */
+  onStep?: (k: number) => void;
+  /** A student predicted `choice` at step `step` (a vote). */
+  onGuess?: (step: number, choice: string) => void;
+  /** The instructor revealed step `step`'s answer. */
+  onReveal?: (step: number) => void;
+  /** Shown under a step's question: the room's tally, beside the answer once revealed. */
+  beside?: (step: number) => ReactNode;
 }

@@ -490,6 +490,11 @@ export class Conductor {
   }
   private hidden = false;
 
+  /** Ready (loaded, no replay, search or time travel under way) and no worker busy: a live class's page waits for this (live/room.ts). */
+  isIdle(): boolean {
+    return this.idle();
+  }
+
   /** Ready (loaded, no replay, search or time travel under way) and no worker busy. */
   private idle(): boolean {
     return this.state.loaded && this.phase.kind === 'ready' && !this.workersBusy();
