@@ -8,8 +8,7 @@
 mod common;
 
 use common::run_ok;
-use dcsim_core::trace::TraceKind;
-use dcsim_core::{prepare, RunOptions, Scenario};
+use dcsim_core::{RunOptions, Scenario};
 use serde_json::json;
 
 /// `senders` flows of `bytes` each, all at time zero, into one receiver
