@@ -136,6 +136,7 @@ impl Port {
         overflow: &mut [VecDeque<(SimTime, PacketId)>],
         net: &Network,
         hold: bool,
+        arrival_key: u64,
     ) -> SimTime {
         let serialization = match self.ps_per_byte {
             0 => net.ports[port.idx()].rate.serialization(p.size as u64),
@@ -154,7 +155,7 @@ impl Port {
         p.hops = p.hops.saturating_add(1);
         self.busy_until = end;
         if self.wire_len == 0 {
-            events.push(arrive, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
+            events.push(arrive, tie::arrive(arrival_key, arrive, port), Event::Arrive(port));
         }
         self.wire_push(arrive, id, overflow, port);
         end
@@ -308,7 +309,7 @@ impl<P: Protocol> Simulation<P> {
         // alone says whether the buffer may hold packets.
         if !st.tx_pending && st.busy_until <= self.now && p.size as u32 <= st.limit {
             debug_assert_eq!(self.queue_bytes[port.idx()], 0, "packets wait at port {} with no TxDone pending", port.0);
-            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net, self.hold_for_last_bit);
+            st.transmit(p, id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net, self.hold_for_last_bit, self.arrival_key);
             if self.trace.enabled {
                 self.trace_pass_through(port, id);
             }
@@ -416,7 +417,17 @@ impl<P: Protocol> Simulation<P> {
         let Some(id) = q.dequeue(&self.packets) else { return };
         let qb = q.bytes();
         self.queue_bytes[port.idx()] = qb;
-        let end = st.transmit(self.packets.get_mut(id), id, port, self.now, &mut self.events, &mut self.wire_overflow, &self.net, self.hold_for_last_bit);
+        let end = st.transmit(
+            self.packets.get_mut(id),
+            id,
+            port,
+            self.now,
+            &mut self.events,
+            &mut self.wire_overflow,
+            &self.net,
+            self.hold_for_last_bit,
+            self.arrival_key,
+        );
         if qb != 0 {
             st.tx_pending = true;
             self.events.push(end, tie::TX_DONE | port.0 as u64, Event::TxDone(port));
@@ -447,7 +458,7 @@ impl<P: Protocol> Simulation<P> {
         let st = &mut self.ports[port.idx()];
         let id = st.wire_pop(&mut self.wire_overflow, port);
         if let Some(next) = st.wire_front() {
-            self.events.push(next, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
+            self.events.push(next, tie::arrive(self.arrival_key, next, port), Event::Arrive(port));
         }
         let node = st.peer;
         let p = self.packets.get(id);

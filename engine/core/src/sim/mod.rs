@@ -63,7 +63,8 @@ pub(crate) use part::{Outgoing, PartOutput, Settlement};
 /// (`crate::parallel`). By class: a fault first (a link fails before
 /// anything else happens at that instant), then ports finishing a
 /// transmission (by port: the next packet is chosen among those already
-/// there), then packets arriving at nodes (by the port they come from),
+/// there), then packets arriving at nodes (in an order of the ports they come
+/// from drawn per instant from the seed, `tie::arrive`),
 /// protocol timers (by the node that set them, then in the order that
 /// node set them: first in, first out), flows given up at their deadline
 /// (`workload.abort_at_deadline`: by flow, the sender then the receiver),
@@ -93,6 +94,36 @@ pub(crate) mod tie {
     pub const NODE_SHIFT: u32 = 40;
     /// Most nodes a timer's tie can name (21 bits).
     pub const MAX_NODES: usize = 1 << 21;
+    /// The tie of a packet reaching the far end of `port`'s wire at `at`:
+    /// `ARRIVE` and the port number under a permutation of the port
+    /// numbers drawn afresh for every instant from the run's `key`
+    /// ([`arrival_key`]). Packets that reach a switch at the same instant
+    /// from several ports (senders on identical links run in lockstep)
+    /// compete for the same buffer space; ordered by port number, the
+    /// lowest-numbered sender would win every freed slot (N TCP flows into
+    /// one drop-tail port: one flow took the link, issue 37). The order is
+    /// a pure function of (seed, instant, port), so it is the same on one
+    /// thread or several and natively or in WebAssembly.
+    #[inline(always)]
+    pub fn arrive(key: u64, at: crate::units::SimTime, port: crate::ids::PortId) -> u64 {
+        // SplitMix64's finalizer of (key, instant): 64 well-mixed bits.
+        let mut z = key ^ at.ps().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        // A permutation of the 32-bit port numbers chosen by `z`: each
+        // step (xor with a constant, product with an odd number, xorshift)
+        // is a bijection, so two ports never share a tie.
+        let mut x = port.0 ^ z as u32;
+        x = x.wrapping_mul((z >> 32) as u32 | 1);
+        x ^= x >> 16;
+        ARRIVE | x as u64
+    }
+    /// The run's key of the arrival order, from its seed (a constant apart
+    /// from the random streams' so that it is unrelated to their draws).
+    pub fn arrival_key(seed: u64) -> u64 {
+        seed ^ 0x6172_7269_7661_6C73 // "arrivals"
+    }
     /// The node that set a timer, from its tie.
     #[inline(always)]
     pub fn timer_node(tie: u64) -> u32 {
@@ -225,6 +256,8 @@ pub struct Simulation<P: Protocol> {
     next_boundary: u64,
     /// The tie-break of the event being processed (see `tie`).
     cur_tie: u64,
+    /// The run's key of the order of same-instant arrivals (`tie::arrive`).
+    arrival_key: u64,
     /// This simulation's part of a split run (`crate::parallel`); `None`
     /// for a whole run.
     part: Option<Box<Part>>,
@@ -338,6 +371,7 @@ impl<P: Protocol> Simulation<P> {
             timers_set: vec![0; n_nodes],
             abort_at_deadline,
             cur_tie: 0,
+            arrival_key: tie::arrival_key(cfg.seed),
             part: None,
             next_boundary: cell_ps.min(cfg.max_time.ps().saturating_add(1)),
             cell_ps,

@@ -164,7 +164,7 @@ impl<P: Protocol> Simulation<P> {
         let id = self.packets.insert(p);
         let st = &mut self.ports[port.idx()];
         if st.wire_len == 0 {
-            self.events.push(at, tie::ARRIVE | port.0 as u64, Event::Arrive(port));
+            self.events.push(at, tie::arrive(self.arrival_key, at, port), Event::Arrive(port));
         }
         st.wire_push(at, id, &mut self.wire_overflow, port);
     }
