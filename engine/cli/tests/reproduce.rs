@@ -33,7 +33,7 @@ const QUICK_VERDICTS: &[(&str, &str)] = &[
     ("pfabric-incast-81ms", "differs"),
     ("pfabric-incast-dctcp-and-serial", "agrees"),
     ("pfabric-incast-pdq", "agrees"),
-    ("pfabric-probe-mode", "agrees"),
+    ("pfabric-probe-mode", "inconclusive"),
     ("pfabric-websearch-near-ideal", "differs"),
     ("pfabric-datamining-near-ideal", "differs"),
     ("pfabric-websearch-below-pdq", "differs"),
