@@ -126,6 +126,7 @@ fn the_quick_report_judges_every_claim_as_pinned() {
             "statement",
             "readings",
             "dcsim_value",
+            "authors_simulator_value",
             "verdict",
             "checks_holding",
             "checks_undecided",

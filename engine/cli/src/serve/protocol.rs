@@ -82,6 +82,10 @@ pub struct Action {
 }
 
 /// What an action does (the page replays it on its own engine).
+///
+/// The variants without fields are written `Play {}`, not `Play`: serde
+/// lets an unknown field through on a unit variant of an internally tagged
+/// enum (`{"kind":"play","x":1}`), and refuses it on a struct variant.
 #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Op {
@@ -97,8 +101,8 @@ pub enum Op {
     LessonStep {
         step: u32,
     },
-    Play,
-    Pause,
+    Play {},
+    Pause {},
     /// Playing speed, simulated picoseconds per wall second.
     Speed {
         speed: f64,
@@ -116,7 +120,7 @@ pub enum Op {
         t_ps: u64,
     },
     /// Runs every protocol to its end.
-    Finish,
+    Finish {},
     /// Reveals the answer of the lesson's predict step `step`.
     Reveal {
         step: u32,
@@ -127,13 +131,13 @@ pub enum Op {
         branch: Value,
     },
     /// Closes the what-if branch.
-    CloseBranch,
+    CloseBranch {},
     /// "Follow me" or "explore".
     Pacing {
         mode: Pacing,
     },
     /// "Bring everyone back": every student returns to the instructor's state.
-    BringBack,
+    BringBack {},
 }
 
 /// The kinds of step.
@@ -301,14 +305,14 @@ impl Action {
             Op::Seek { t_ps } | Op::RunTo { t_ps } => check_time("action.op.t_ps", *t_ps),
             Op::Branch { branch } => check_object("action.op.branch", branch),
             Op::LessonStep { .. }
-            | Op::Play
-            | Op::Pause
+            | Op::Play {}
+            | Op::Pause {}
             | Op::Step { .. }
-            | Op::Finish
+            | Op::Finish {}
             | Op::Reveal { .. }
-            | Op::CloseBranch
+            | Op::CloseBranch {}
             | Op::Pacing { .. }
-            | Op::BringBack => Ok(()),
+            | Op::BringBack {} => Ok(()),
         }
     }
 }
