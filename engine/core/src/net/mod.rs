@@ -128,6 +128,21 @@ impl Network {
         let (s, c) = self.route_index[(node.idx() - h) * n + dst.idx()];
         &self.route_ports[s as usize..(s + c) as usize]
     }
+    /// True when packets from host `src` to host `dst` can take more than
+    /// one path: some switch on the way has more than one equal-cost next
+    /// hop towards `dst` (a leaf-spine between racks; not one switch, nor
+    /// two hosts under one ToR). Only then can spraying reorder a flow.
+    pub fn has_multiple_paths(&self, src: NodeId, dst: NodeId) -> bool {
+        let mut at = self.ports[self.nic(src).idx()].peer;
+        while at != dst {
+            let hops = self.next_hops(at, dst);
+            if hops.len() > 1 {
+                return true;
+            }
+            at = self.ports[hops[0].idx()].peer;
+        }
+        false
+    }
     /// Rack (ToR group) of a host.
     pub fn rack_of(&self, h: NodeId) -> u32 {
         self.nodes[h.idx()].group

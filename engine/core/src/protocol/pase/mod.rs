@@ -689,7 +689,7 @@ impl Protocol for Pase {
         // takes their round of messages.
         let awaiting = self.p.await_arbitration && chain.len() > 2;
         self.flows.push(f.id.idx(), FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, receiver_done: false });
-        self.win.add_flow(f);
+        self.win.add_flow(f, &self.net);
         let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
         if let Some(host) = self.win.senders.get_mut(f.id.idx()).expect("just added").cc.pase_mut() {
             host.set_probe_interval(probe);

@@ -22,6 +22,7 @@
 //! 3.2). The delayed-ACK state and timer are the receiver's own.
 
 use crate::ids::{FlowId, NodeId};
+use crate::net::Network;
 use crate::packet::{Header, Packet, PacketKind, WindowHeader};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::scoreboard::Scoreboard;
@@ -54,8 +55,15 @@ pub struct WindowConfig {
     /// Duplicate ACKs that trigger fast retransmit; `None` disables it
     /// (pFabric: spraying reorders packets, section 4.2).
     pub dupack_threshold: Option<u32>,
-    /// With spraying, the threshold grows to this fraction of the window
-    /// (the pFabric ns-2 scripts' `dynamic_dupack_ 0.75` for TCP and DCTCP).
+    /// With spraying, on a flow with more than one path between its
+    /// source and destination, the threshold grows to this fraction of the
+    /// window. The pFabric ns-2 scripts set `dynamic_dupack_ 0.75` for TCP
+    /// and DCTCP when packets are sprayed (under `if {$perflowMP == 0}`),
+    /// and their `tcp-full.h` reads "if non-zero, set dupack threshold to
+    /// max(3, dynamic_dupack_ * cwnd)". It is there for the reordering that
+    /// spraying causes across paths: a flow with one path (one switch, or
+    /// two hosts in one rack) sees none, and its threshold stays at
+    /// `dupack_threshold`.
     pub dupack_cwnd_fraction: f64,
     /// The receiver delays ACKs, holding a lone packet's ACK at most this
     /// long (DCTCP's `delayed_ack`); `None`: every packet is ACKed at once.
@@ -131,6 +139,10 @@ pub struct Sender {
     /// The current retransmission timeout.
     rto: SimTime,
     timer: LazyTimer,
+    /// The duplicate-ACK threshold grows with the window
+    /// ([`WindowConfig::dupack_cwnd_fraction`]): spraying, and more than
+    /// one path from the source to the destination.
+    multipath: bool,
     last_cum: u32,
     dupacks: u32,
     in_recovery: bool,
@@ -301,7 +313,7 @@ impl WindowTransport {
             s.dupacks += 1;
         }
         if let Some(thr) = cfg.dupack_threshold {
-            let thr = thr.max((cfg.dupack_cwnd_fraction * s.cc.window()) as u32);
+            let thr = if s.multipath { thr.max((cfg.dupack_cwnd_fraction * s.cc.window()) as u32) } else { thr };
             if s.in_recovery {
                 if s.sb.snd_una > s.recover {
                     s.in_recovery = false;
@@ -420,7 +432,7 @@ impl WindowTransport {
 }
 
 impl Sender {
-    fn new(f: &FlowSpec, cfg: &WindowConfig) -> Self {
+    fn new(f: &FlowSpec, cfg: &WindowConfig, net: &Network) -> Self {
         Sender {
             src: f.src,
             dst: f.dst,
@@ -430,6 +442,7 @@ impl Sender {
             rtt: RttEstimator::default(),
             rto: cfg.min_rto,
             timer: LazyTimer::new(),
+            multipath: cfg.dupack_cwnd_fraction > 0.0 && net.has_multiple_paths(f.src, f.dst),
             last_cum: 0,
             dupacks: 0,
             in_recovery: false,
@@ -454,13 +467,13 @@ impl Sender {
 impl WindowTransport {
     /// Starts a flow's sender and receiver (without sending: see
     /// [`WindowTransport::send_window`]).
-    pub fn add_flow(&mut self, f: &FlowSpec) {
+    pub fn add_flow(&mut self, f: &FlowSpec, net: &Network) {
         self.add_receiver(f);
-        self.add_sender(f);
+        self.add_sender(f, net);
     }
-    /// Starts a flow's sender (at its source; without sending).
-    pub fn add_sender(&mut self, f: &FlowSpec) {
-        self.senders.push(f.id.idx(), Sender::new(f, &self.cfg));
+    /// Starts a flow's sender (at its source, on `net`; without sending).
+    pub fn add_sender(&mut self, f: &FlowSpec, net: &Network) {
+        self.senders.push(f.id.idx(), Sender::new(f, &self.cfg, net));
     }
     /// Starts a flow's receiver (at its destination).
     pub fn add_receiver(&mut self, f: &FlowSpec) {
@@ -651,7 +664,7 @@ impl Protocol for WindowTransport {
     }
 
     fn on_flow_arrival(&mut self, f: &FlowSpec, io: &mut Io<WindowTimer>) {
-        self.add_sender(f);
+        self.add_sender(f, io.net);
         self.send_window(f.id, io);
     }
 

@@ -54,7 +54,7 @@ fn delayed_acks_acknowledge_every_second_packet_of_a_bulk_flow() {
     // pair it completes; without delayed ACKs, 100.
     for (params, acks_expected) in [(DELAYED, 50), ("{}", 100)] {
         let mut h = harness(params);
-        h.proto.add_flow(&flow(100));
+        h.proto.add_flow(&flow(100), &h.net);
         let mut acks = Vec::new();
         for seq in 0..100 {
             acks.extend(deliver(&mut h, us(seq as f64), seq, false));
@@ -73,7 +73,7 @@ fn delayed_acks_acknowledge_every_second_packet_of_a_bulk_flow() {
 fn a_lone_packet_is_acknowledged_after_the_delayed_ack_timeout() {
     // Linux's TCP_DELACK_MIN: 40 ms after the packet, not before.
     let mut h = harness(DELAYED);
-    h.proto.add_flow(&flow(10));
+    h.proto.add_flow(&flow(10), &h.net);
     assert!(deliver(&mut h, us(5.0), 0, false).is_empty(), "held back");
     assert!(acks_from_timers(&mut h, us(5.0 + 39_999.0)).is_empty());
     let acks = acks_from_timers(&mut h, us(1e6));
@@ -82,7 +82,7 @@ fn a_lone_packet_is_acknowledged_after_the_delayed_ack_timeout() {
     assert_eq!((acks[0].1.cum_ack, acks[0].1.sack), (1, 0));
     // An explicit timeout overrides Linux's.
     let mut h = harness(r#"{"profile":"testbed_kernel","delayed_ack_timeout_us":500}"#);
-    h.proto.add_flow(&flow(10));
+    h.proto.add_flow(&flow(10), &h.net);
     deliver(&mut h, SimTime::ZERO, 0, false);
     assert_eq!(acks_from_timers(&mut h, us(1e6)).iter().map(|a| a.0).collect::<Vec<_>>(), [us(500.0)]);
 }
@@ -90,7 +90,7 @@ fn a_lone_packet_is_acknowledged_after_the_delayed_ack_timeout() {
 #[test]
 fn a_second_packet_cancels_the_timer_and_a_later_lone_one_gets_its_own() {
     let mut h = harness(DELAYED);
-    h.proto.add_flow(&flow(10));
+    h.proto.add_flow(&flow(10), &h.net);
     deliver(&mut h, us(0.0), 0, false);
     assert_eq!(deliver(&mut h, us(1.0), 1, false).len(), 1);
     // Packet 2 is held from t = 30 ms: its ACK goes at 70 ms, not at the
@@ -106,7 +106,7 @@ fn a_ce_change_is_acknowledged_at_once_after_the_held_ack() {
     // Linux (dctcp_ece_ack_update) first sends the ACK held back with
     // the old state, so each ACK's ECE covers only packets of its state.
     let mut h = harness(DELAYED);
-    h.proto.add_flow(&flow(10));
+    h.proto.add_flow(&flow(10), &h.net);
     assert!(deliver(&mut h, us(0.0), 0, false).is_empty());
     let acks = deliver(&mut h, us(1.0), 1, true);
     let got: Vec<(u32, u32, bool)> = acks.iter().map(|a| (a.cum_ack, a.sack, a.ece)).collect();
@@ -124,7 +124,7 @@ fn out_of_order_and_duplicate_packets_are_acknowledged_at_once() {
     // RFC 5681 section 4.2: at once for an out-of-order segment, one
     // that fills a gap, and (Linux) while data wait out of order.
     let mut h = harness(DELAYED);
-    h.proto.add_flow(&flow(10));
+    h.proto.add_flow(&flow(10), &h.net);
     assert_eq!(deliver(&mut h, us(0.0), 1, false).iter().map(|a| (a.cum_ack, a.sack)).collect::<Vec<_>>(), [(0, 1)]);
     assert_eq!(deliver(&mut h, us(1.0), 0, false).iter().map(|a| (a.cum_ack, a.sack)).collect::<Vec<_>>(), [(2, 0)], "fills the gap");
     assert!(deliver(&mut h, us(2.0), 2, false).is_empty(), "in order again: held");
@@ -164,4 +164,34 @@ fn the_first_cut_follows_the_profiles_initial_alpha() {
     assert_eq!(first_cut(r#"{"profile":"linux","init_cwnd":2}"#).2, 1.0);
     assert_eq!(first_cut(r#"{"profile":"testbed_kernel","init_cwnd":2}"#).2, 2.0);
     assert_eq!(first_cut(r#"{"profile":"testbed_kernel","init_cwnd":2,"min_cwnd_after_cut":1}"#).2, 1.0);
+}
+
+/// The default leaf-spine (hosts 0 to 15 in rack 0) with TCP and
+/// per-packet spraying: does a flow from host 0 to `dst` take its first
+/// packet for lost (enter fast recovery) after three duplicate ACKs
+/// (RFC 5681)?
+fn sprayed_tcp_recovers_after_three_dupacks(dst: u32) -> bool {
+    let mut h = testing::Harness::new(build(&TopologySpec::default()), WindowTransport::new(WindowConfig::tcp(&TcpParams::default(), true)));
+    h.proto.add_flow(&testing::flow(0, 0, dst, 100), &h.net);
+    let sent = h.at(SimTime::ZERO, |x, io| x.send_window(FlowId(0), io));
+    assert_eq!(sent.len(), 12, "the initial window");
+    for k in 1..=3u32 {
+        let ack = ack_packet(FlowId(0), NodeId(dst), NodeId(0), k, 0, k, false, SimTime::ZERO);
+        h.at(us(20.0 + k as f64), |x, io| x.on_packet(ack, io));
+    }
+    h.proto.senders.get(0).unwrap().in_recovery
+}
+
+#[test]
+fn the_dupack_threshold_grows_with_the_window_only_where_a_flow_has_several_paths() {
+    // pFabric ns-2 scripts: `dynamic_dupack_ 0.75` with spraying, "set
+    // dupack threshold to max(3, dynamic_dupack_ * cwnd)" (tcp-full.h):
+    // max(3, 0.75 x 12) = 9 across racks, where spraying reorders. Within
+    // one rack there is one path, no reordering, and RFC 5681's 3 stands.
+    let hosts_per_rack = match TopologySpec::default() {
+        TopologySpec::LeafSpine { hosts_per_rack, .. } => hosts_per_rack,
+        _ => unreachable!("the default topology is a leaf-spine"),
+    };
+    assert!(sprayed_tcp_recovers_after_three_dupacks(1), "same rack: one path");
+    assert!(!sprayed_tcp_recovers_after_three_dupacks(hosts_per_rack), "other rack: one path per spine");
 }
