@@ -343,7 +343,12 @@ impl WindowTransport {
             now: io.now,
         };
         s.cc.on_ack(&ack);
-        if newly > 0 || was_probing {
+        // RFC 6298 section 5.3: "When an ACK is received that acknowledges
+        // new data, restart the retransmission timer": new data is a
+        // cumulative ACK that moved. An ACK that only SACKs a later packet
+        // leaves the timer running, so a lost first packet still times out
+        // one RTO after it was sent.
+        if advanced || was_probing {
             s.timer.set(io.now + s.cc.progress_wait(s.rto));
         }
         self.send_window(flow, io);

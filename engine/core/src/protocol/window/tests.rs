@@ -195,3 +195,28 @@ fn the_dupack_threshold_grows_with_the_window_only_where_a_flow_has_several_path
     assert!(sprayed_tcp_recovers_after_three_dupacks(1), "same rack: one path");
     assert!(!sprayed_tcp_recovers_after_three_dupacks(hosts_per_rack), "other rack: one path per spine");
 }
+
+#[test]
+fn only_an_ack_that_moves_the_cumulative_point_restarts_the_timer() {
+    // RFC 6298 section 5.3: "When an ACK is received that acknowledges new
+    // data, restart the retransmission timer". Packet 0 is lost and never
+    // retransmitted by duplicate ACKs (threshold out of reach); packets 1,
+    // 2, ... are SACKed every 50 us with a 20 us round trip. The timer set
+    // when packet 0 left (RTO = the 200 us minimum) fires at 200 us
+    // (restarted on SACK news, it moved on with every ACK and never fired).
+    let mut h = harness(r#"{"dupack_threshold": 1000}"#);
+    h.proto.add_flow(&flow(100), &h.net);
+    let sent = h.at(SimTime::ZERO, |x, io| x.send_window(FlowId(0), io));
+    assert_eq!(sent.first().map(|p| p.seq), Some(0));
+    let mut resent_at = None;
+    for k in 1..12u32 {
+        let now = us(50.0 * k as f64);
+        if let Some((t, _)) = h.run_timers(now).into_iter().find(|(_, p)| p.kind == PacketKind::Data && p.seq == 0) {
+            resent_at = Some(t);
+            break;
+        }
+        let ack = ack_packet(FlowId(0), NodeId(1), NodeId(0), k, 0, k, false, now - us(20.0));
+        h.at(now, |x, io| x.on_packet(ack, io));
+    }
+    assert_eq!(resent_at, Some(us(200.0)), "the timeout retransmits packet 0 one RTO after it was sent");
+}
