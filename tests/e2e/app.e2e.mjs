@@ -1211,7 +1211,10 @@ try {
       await pp.keyboard.press('PageDown');
       await pp.waitForFunction(() => /step 3 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? ''), null, { timeout: 30_000 });
       await pp.keyboard.press('PageUp');
-      await pp.waitForFunction(() => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && /t = 2\.000\u202f000 ms/.test(document.querySelector('[data-testid="clock"]')?.textContent ?? ''), null, { timeout: 60_000 });
+      // Back on step 2, the clock at that step's time (from the lesson file: "t = 4.460 000 ms" for 4460 us).
+      const presented = JSON.parse(readFileSync(join(root, 'scenarios/lessons/tcp-vs-dctcp.json'), 'utf8'));
+      const step2Clock = `t = ${(presented.steps[1].at_us / 1000).toFixed(3)}\u202f000 ms`;
+      await pp.waitForFunction((want) => /step 2 of 4/.test(document.querySelector('[data-testid="lesson-step"]')?.textContent ?? '') && (document.querySelector('[data-testid="clock"]')?.textContent ?? '').includes(want), step2Clock, { timeout: 60_000 });
       await pp.waitForTimeout(300);
       const small1 = await smallText(pp, '[data-testid="present"]', 20);
       assert(small1.length === 0, `text under 20 px in presentation mode: ${small1.join(' | ')}`);
