@@ -150,7 +150,8 @@ fn the_quick_report_judges_every_claim_as_pinned() {
     for x in &rows {
         let (id, verdict) = (&x[0], &x[verdict_at]);
         assert!(VERDICTS.contains(&verdict), "{id}: {verdict}");
-        let (holding, undecided, checks): (usize, usize, usize) = (x[holding_at].parse().unwrap(), x[undecided_at].parse().unwrap(), x[checks_at].parse().unwrap());
+        let (holding, undecided, checks): (usize, usize, usize) =
+            (x[holding_at].parse().unwrap(), x[undecided_at].parse().unwrap(), x[checks_at].parse().unwrap());
         assert!(checks > 0, "{id}: no checks");
         // The verdict follows from the checks: every one holds exactly when
         // the claim agrees; an undecided one and no failure is inconclusive.
