@@ -6,14 +6,14 @@
 //! than "agrees".
 
 use super::super::cause::{Cause, CauseKind};
-use CauseKind::{OpenSetting, Unexplained};
+use CauseKind::{AuthorsSimulatorAgrees, OpenSetting, Unexplained};
 
 /// The causes, by claim id.
 const CAUSES: &[(&str, CauseKind, &str)] = &[
     (
         "phost-near-pfabric",
-        Unexplained,
-        "Checked: the paper's timers (section 4.1) and the authors' scripts' (the sensitivity table), five seeds each; intervals about 1% wide. pHost stays 8.3% (5.2% with the scripts' timers) above pFabric on web search and 7.0% (5.7%) on IMC10, within 4% on data mining only. Neither noise nor the timers the paper and the authors' scripts give explain the gap.",
+        AuthorsSimulatorAgrees,
+        "The pHost authors' simulator (NetSys/simulator, the simulator of the paper's figures), run on this setting with the authors' experiment configuration, does not show \"within 4%\" either: pHost's mean slowdown is 11.2% above pFabric's on web search, 2.9% on data mining and 13.5% on IMC10 (the authors' simulator column), where dcsim's pHost is behind by less (the dcsim column). Both simulators put pHost behind pFabric by more than 4% on web search and IMC10 and within it on data mining. Also checked: the paper's timers (section 4.1) and the authors' scripts' (the sensitivity table), five seeds each.",
     ),
     (
         "phost-vs-fastpass",
@@ -32,8 +32,8 @@ const CAUSES: &[(&str, CauseKind, &str)] = &[
     ),
     (
         "phost-permutation",
-        Unexplained,
-        "Checked: the three traces at load 0.6, 20,000 / 2,000 / 10,000 flows, three seeds, the authors' pHost timers (the sensitivity table), the stability of every run (the backlog is level in 8 of 9 runs per scheme) and where pFabric drops (web search: 160,909 of its 184,576 drops at its own NIC, which costs no link capacity). pHost beats Fastpass clearly, but pFabric is 7% faster than pHost on web search and IMC10 and equal on data mining; the data do not show the core contention that would slow pFabric.",
+        AuthorsSimulatorAgrees,
+        "The pHost authors' simulator, run on the permutation matrix with web search at 0.6, also has pFabric faster than pHost (pFabric / pHost mean slowdown 0.954, the authors' simulator column) where the paper has pHost ahead, and Fastpass behind pHost (1.22). dcsim's pFabric is ahead of pHost too (the dcsim column). Also checked: the three traces at load 0.6, three seeds, the authors' pHost timers (the sensitivity table), the stability of every run and where pFabric drops (mostly at its own NIC, which costs no link capacity).",
     ),
     (
         "phost-permutation-long-flows",
@@ -79,6 +79,106 @@ const CAUSES: &[(&str, CauseKind, &str)] = &[
         "pase-testbed",
         OpenSetting,
         "Row \"DCTCP initial alpha 0\" turns the verdict from differs to inconclusive (PASE's AFCT 49-67% below DCTCP's instead of 69-77%; the paper: 50%-60%): a DCTCP that starts at alpha 1 halves its window at its first mark, and these flows (100-500 KB) are short enough to feel it. The paper ran \"the DCTCP implementation (provided by its authors)\" (section 4.4) and does not give its initial alpha. The minimum RTO, delayed ACKs and the long flow's client do not change the verdict.",
+    ),
+    (
+        "pfabric-seamless-switching",
+        Unexplained,
+        "Checked: three seeds, each flow's end against the one before it. The flows are served one at a time at line rate as the paper says (each ends 16.01 to 16.02 ms after the one before, 16 ms being one 20 MB flow at 10 Gbps), so all of the last flow's lateness is idle time at the four hand-overs: about 83 us in all, against the paper's ~150 us. What the paper's pFabric does in a hand-over that costs it about twice as long is not in the excerpt; pFabric section 5.1 puts 10 us of the 14.6 us round trip in the hosts, which dcsim spreads over the links.",
+    ),
+    (
+        "pfabric-incast-81ms",
+        Unexplained,
+        "Checked: ten requests, with pFabric's Table 1 settings. dcsim's request completes about 0.68 ms over the 80 ms ideal, the paper's 1.1 ms; both come from the 49 hand-overs between senders served one after another (the paper: \"the slight [...] overhead of serially scheduling flows\"), about 14 us each in dcsim against about 22 us in the paper. The excerpt does not describe the hand-over; as in pfabric-seamless-switching, dcsim's is the shorter.",
+    ),
+    (
+        "pfabric-websearch-near-ideal",
+        Unexplained,
+        "Checked: both link timings (the sensitivity table: the pFabric paper's 14.6 us round trip and the pHost authors' 200 ns links), three seeds. dcsim's pFabric is close to Ideal at every load, closer than the paper's at high load (the paper's 17.8% at 0.8); neither timing moves the verdict. The excerpt stops before the figures that break the paper's gap down (Figures 8-10), so where the paper's pFabric loses the rest is not known; dcsim's Ideal is the paper's central SRPT over the same links (docs/protocols/ideal.md).",
+    ),
+    (
+        "pfabric-datamining-near-ideal",
+        Unexplained,
+        "Checked: both link timings (the sensitivity table), three seeds. As on web search, dcsim's pFabric is closer to Ideal than the paper's at every load (the paper's 1.7% to 10.6%); neither timing moves the verdict. The excerpt stops before the figures that break the gap down (Figures 8-10).",
+    ),
+    (
+        "pfabric-websearch-below-pdq",
+        Unexplained,
+        "Checked: both link timings (the sensitivity table), three seeds; PDQ with Early Start, Early Termination and Suppressed Probing (docs/protocols/pdq.md). pFabric is clearly below PDQ at every load, as the paper says, but the gap does not span the paper's 19% to 39%; with 200 ns links it shrinks further. The paper's PDQ \"is based on a copy of the source code we obtained from the authors of the PDQ paper\" (section 5.1), which is not public, so which of PDQ's open choices makes the difference is not established.",
+    ),
+    (
+        "pfabric-datamining-below-pdq",
+        Unexplained,
+        "Checked: both link timings (the sensitivity table), three seeds. dcsim's PDQ is further behind pFabric on data mining than the paper's 40% to 50%. The paper names the cost that weighs most there: \"PDQ always requires one extra RTT of overhead for flow initiation (SYN/SYN-ACK exchange) before a flow can transmit\", which dcsim's PDQ pays too (docs/protocols/pdq.md), and data mining's flows are mostly tiny. Why it weighs more in dcsim than in the paper's PDQ (\"based on a copy of the source code we obtained from the authors of the PDQ paper\", not public) is not established.",
+    ),
+    (
+        "pfabric-better-than-others",
+        Unexplained,
+        "Checked: three seeds per scheme and load, both link timings (the sensitivity table). pFabric is ahead of PDQ, DCTCP and TCP in every cell; the cells that do not decide are the ones whose seeds spread widely (TCP on data mining, where a few long flows' timeouts set the mean) or whose ratio lies near the 1.15 that \"significantly\" asks for (DCTCP on data mining at low load). The data suggest more seeds, not a different model, would decide them.",
+    ),
+    (
+        "pfabric-short-and-long-flows",
+        Unexplained,
+        "Checked: three seeds, both link timings (the sensitivity table: 200 ns links turn it to differs). Long flows' mean is within 15% of Ideal everywhere; the undecided checks are the short flows' 99th percentile on data mining, which rests on the few short flows in its tail and lies near the 15% bound. The data suggest more seeds would decide it; the paper's Figure 9 is outside the excerpt.",
+    ),
+    (
+        "phost-tail-slowdown",
+        Unexplained,
+        "Checked: the paper's and the authors' scripts' pHost timers and Fastpass sending as its grant arrives (the sensitivity table), three seeds. In dcsim the 99th-percentile slowdown of pHost and pFabric is well above the paper's ~2 on web search and IMC10, about twice their mean rather than a third above it; Fastpass's tail is about twice its mean, as the paper says. Which flows make up dcsim's tail (the largest flows at the receivers they share) against the paper's is not established; the authors' simulator was not run on this metric.",
+    ),
+    (
+        "phost-drop-rate",
+        Unexplained,
+        "Checked: drops per port role, three seeds at 0.6 and 0.8. pFabric's drop rate is high and grows with load, and pHost's is close to zero, as the paper says; Fastpass's is not close to zero: its drops are at the last hop, where control packets take a fully booked receiver's link ahead of data (see phost-first-hop-drops, whose row \"Fastpass epochs of 8.5 slots\", the authors' simulator's epoch, removes them). The paper gives Fastpass's epoch as \"8 MTU transmission times\" (section 4.1), so the default keeps 8.",
+    ),
+    (
+        "pdq-near-optimal",
+        Unexplained,
+        "Checked: three seeds at each query size, with PDQ's Early Start, Early Termination and Suppressed Probing. PDQ meets nearly every deadline the optimal schedule meets at small fan-in, and falls further behind it as the flows per query grow (the checks above). The data suggest a cost that grows with the number of flows taking turns at the aggregator's link, such as the flow switching the PASE paper names (\"PDQ's high flow switching overhead\", section 2.1); which of PDQ's mechanisms it is was not measured.",
+    ),
+    (
+        "pase-similar-to-pfabric",
+        Unexplained,
+        "Checked: three seeds per load, pFabric with the testbed's rescaled settings (as run) and by its own rules per topology (pase-vs-pfabric-left-right's sensitivity row). On the left-right tree below load 0.8 PASE is within 6% of pFabric as the paper says; on the single bottleneck (the testbed rack) PASE is slower at low load and much faster at high load. The data do not show why pFabric falls behind at high load on this rack; the paper's single-bottleneck setting is not in the excerpt, so whether its pFabric kept the testbed's round trip is not known.",
+    ),
+    (
+        "pase-vs-deployment-friendly",
+        Unexplained,
+        "Checked: DCTCP and L2DCT with the ns-2 profile (initial alpha 0, the simulator the paper ran) and with Linux's (alpha 1: the quick-size comparison in the commit that made ns-2 the default), three seeds at every load on both trees. PASE is faster than both everywhere, but by less than the paper's 40% to 60%, least on the left-right tree. The ports are the testbed's (the paper gives no others for its simulations); why PASE's lead is smaller here is not established.",
+    ),
+    (
+        "pase-optimizations-overhead",
+        Unexplained,
+        "Checked: messages counted at every arbitrator, three seeds. The optimizations cut the arbitration messages most at high load, as the paper says; whether the largest cut is \"up to 50%\" is undecided because the seeds spread widely at high load (the interval straddles the bound). The data suggest more seeds would decide it.",
+    ),
+    (
+        "pase-priority-queues",
+        Unexplained,
+        "Checked: 3, 4, 6 and 8 queues, three seeds per load. Four queues beat three at high load and more than four add little, as the paper says; whether four beat three \"significantly\" (by more than 15%) is undecided because the interval straddles the bound at high load.",
+    ),
+    (
+        "pase-reference-rate",
+        Unexplained,
+        "Checked: PASE against PASE with DCTCP's window in place of the reference rate (PASE-DCTCP) on the 20-host rack, three seeds per load. The reference rate helps, most at high load, but by a fraction of the paper's 50%. dcsim's PASE-DCTCP keeps PASE's arbitrated queues with plain DCTCP windows (docs/protocols/pase.md); the paper does not describe its PASE-DCTCP beyond the name, so how much of PASE it kept is not known.",
+    ),
+    (
+        "pase-probing",
+        Unexplained,
+        "Checked: probing on and off at 0.8 and 0.9, five seeds. In dcsim probing changes the AFCT by less than 1%, where the paper finds 2.4% and 11%: a flow in the lowest queue sends a header-only probe instead of retransmitting on a timeout (docs/protocols/pase.md). How often flows sit in the lowest queue at these loads decides the gain, and the paper does not give it.",
+    ),
+    (
+        "pase-strategies-deadlines",
+        Unexplained,
+        "Checked: the testbed's ports (as run, the paper's stated ports for this rack) and pFabric Table 1's (the sensitivity table), DCTCP and D2TCP with the ns-2 profile, five seeds per load. pFabric meets far more deadlines at high load, as the paper says, but D2TCP does not meet more deadlines than DCTCP at low load: at 0.1 the two are within a fraction of a point. Figure 1's ns-2 settings are not in the excerpt (footnote 2 names only the D2TCP paper's experiment).",
+    ),
+    (
+        "pase-pdq-switching",
+        Unexplained,
+        "Checked: PDQ (Early Start, Early Termination, Suppressed Probing) against DCTCP on the all-to-all rack, three seeds at 0.7 to 0.9. PDQ's AFCT is well below DCTCP's at every high load, the opposite of Figure 2. Figure 2's setting is not in the excerpts (this project runs PASE's all-to-all scenario): with flows of 100-500 KB taking 0.8-4 ms at 1 Gbps, a switch between flows costs a round trip of about 65 us, too little to outweigh PDQ's scheduling here.",
+    ),
+    (
+        "d2tcp-fewer-missed-deadlines",
+        Unexplained,
+        "Checked: DCTCP and D2TCP with the ns-2 profile on PASE's testbed rack with D2TCP's flows and deadlines, five seeds per load. D2TCP misses only a few per cent fewer deadlines than DCTCP, against the D2TCP paper's 75%; the setting is not the D2TCP paper's own (its text is not available to this project), and its d, B and the deadline past due are the ns-3 port's choices.",
     ),
 ];
 
