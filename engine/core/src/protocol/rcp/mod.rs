@@ -138,6 +138,10 @@ pub struct RcpPort {
     pub rate_bps: f64,
     input_bytes: u64,
     armed: bool,
+    /// Time of the last rate update, if any: a port that went idle stops
+    /// its update timer and, when traffic returns, applies the updates of
+    /// the intervals it skipped ([`Rcp::catch_up`]).
+    last_update: Option<SimTime>,
 }
 
 /// A D3 rate request or release in `Packet::rank` (D3's header fields
@@ -243,7 +247,7 @@ impl Rcp {
         Rcp {
             senders: FlowTable::default(),
             receivers: FlowTable::default(),
-            ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false }).collect(),
+            ports: port_rates_bps.iter().map(|&c| RcpPort { rate_bps: c, input_bytes: 0, armed: false, last_update: None }).collect(),
             counted: if p.count_flows { vec![BTreeMap::new(); port_rates_bps.len()] } else { Vec::new() },
             capacity: port_rates_bps,
             d3: None,
@@ -327,6 +331,48 @@ impl Rcp {
             st.rate_bps = fair;
             io.trace(|| TraceKind::LinkRate { port, rate_bps: fair });
         }
+    }
+
+    /// Traffic reaches `port`, whose update timer stopped when it went
+    /// idle: applies the rate updates of the intervals it was idle and arms
+    /// the timer again on the same grid of control intervals.
+    ///
+    /// The RCP ns-2 router (Zhang and Dukkipati, rcp.cc) updates every
+    /// interval whatever the traffic: `queue_timeout` computes
+    /// `R = R * {1 + (T/rtt)*[alpha*(C - input_tr/T) - beta*Q/rtt]/link_capacity}`
+    /// and reschedules itself, so an idle interval (no input, no queue)
+    /// raises R by the factor 1 + alpha T / d, up to C. Running the timer on
+    /// idle ports would keep every run's event list busy forever; applying
+    /// those updates when traffic returns gives the same rate. (Resetting an
+    /// idle port to C at once instead, as this model once did, let five
+    /// flows slowed to a few Mb/s learn C all at once after one 10 us gap
+    /// and overflow the port together.)
+    fn catch_up(&mut self, port: PortId, io: &mut Io<RcpTimer>) {
+        let i = port.idx();
+        let interval = SimTime::from_us_f64(self.p.control_interval_us);
+        let c = self.capacity[i];
+        let next = match self.ports[i].last_update {
+            None => io.now + interval,
+            Some(last) => {
+                // Each idle interval: y = 0 and q = 0, so d is the base RTT.
+                let skipped = (io.now - last).ps() / interval.ps();
+                let spare = (self.p.control_interval_us / self.p.rtt_us) * self.p.alpha * c;
+                let n = if self.p.count_flows { self.flows_at(i, io.now) as f64 } else { 0.0 };
+                let st = &mut self.ports[i];
+                let mut k = 0;
+                while k < skipped && st.rate_bps < c {
+                    st.rate_bps = if n > 0.0 { st.rate_bps + spare / n } else { st.rate_bps * (1.0 + spare / c) }.min(c);
+                    k += 1;
+                }
+                if k > 0 {
+                    let rate = st.rate_bps;
+                    io.trace(|| TraceKind::LinkRate { port, rate_bps: rate });
+                }
+                last + SimTime::from_ps(interval.ps() * (skipped + 1))
+            }
+        };
+        self.ports[i].armed = true;
+        io.set_timer(next, RcpTimer::Port(port));
     }
 
     /// D3: quench the flow.
@@ -549,18 +595,7 @@ impl Protocol for Rcp {
                     let life = SimTime::from_us_f64(self.p.rtt_us * self.p.d3_allocation_lifetime_rtts);
                     d3[i].expire(io.now.saturating_sub(life));
                 }
-                if st.input_bytes == 0 && q == 0.0 {
-                    // Idle link: back to full rate (counting flows: the
-                    // fair share of those it still counts), no more updates
-                    // until traffic.
-                    st.armed = false;
-                    st.rate_bps = c;
-                    if self.p.count_flows {
-                        let n = self.flows_at(i, io.now);
-                        self.ports[i].rate_bps = c / n as f64;
-                    }
-                    return;
-                }
+                let idle = st.input_bytes == 0 && q == 0.0;
                 let spare = (t_s / d) * (self.p.alpha * (c - y) - self.p.beta * q / d);
                 let r = if self.p.count_flows {
                     // RCP's update with the exact count N for N^ = C / R.
@@ -572,14 +607,25 @@ impl Protocol for Rcp {
                 let st = &mut self.ports[i];
                 st.rate_bps = r.clamp(c / 1000.0, c);
                 st.input_bytes = 0;
+                st.last_update = Some(io.now);
                 let rate = st.rate_bps;
                 io.trace(|| TraceKind::LinkRate { port, rate_bps: rate });
-                io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
+                if idle {
+                    // Nothing arrived and nothing waits: the timer stops
+                    // until traffic returns, which then applies the idle
+                    // intervals' updates it skipped (`catch_up`).
+                    st.armed = false;
+                } else {
+                    io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
+                }
             }
         }
     }
 
     fn on_port_enqueue(&mut self, port: PortId, p: &mut Packet, io: &mut Io<RcpTimer>) {
+        if !self.ports[port.idx()].armed {
+            self.catch_up(port, io);
+        }
         if self.p.count_flows && matches!(p.kind, PacketKind::Data | PacketKind::Control) {
             self.count(port, p, io);
         }
@@ -596,10 +642,6 @@ impl Protocol for Rcp {
                 }
                 Some(_) => {}
             }
-        }
-        if !st.armed {
-            st.armed = true;
-            io.set_timer(io.now + SimTime::from_us_f64(self.p.control_interval_us), RcpTimer::Port(port));
         }
     }
 }

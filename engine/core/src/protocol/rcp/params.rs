@@ -50,7 +50,7 @@ pub struct RcpParams {
     /// beta q / d) / N, RCP's equation with N for N^; when a flow enters,
     /// R is capped at C / N at once, so that a sudden influx is not sent
     /// at the old rate for the control intervals the equation needs; an
-    /// idle port restarts at C / N instead of C.
+    /// idle interval raises R by (T/d) alpha C / N, the same equation.
     #[serde(default)]
     pub count_flows: bool,
     /// RCP with `count_flows`: a port stops counting a flow it has seen no
