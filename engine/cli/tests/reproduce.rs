@@ -182,7 +182,7 @@ fn the_quick_report_judges_every_claim_as_pinned() {
     }
     assert_eq!(md.matches("| check | reading | kind | dcsim: mean [95% interval] | bound | holds |").count(), ids.len());
     assert!(md.contains("## Claims from other papers") && md.contains("Sensitivity: the verdict under each reasonable reading"));
-    assert!(md.contains("**Causes** (why a claim does not agree") && md.contains("| claim | paper | dcsim | verdict | cause |"));
+    assert!(md.contains("**Causes** (why a claim does not agree") && md.contains("| claim | paper | authors' simulator | dcsim | verdict | cause |"));
 
     // The JSON the gallery reads: every claim, its quote and its checks'
     // intervals; a check holds exactly when its interval lies in its bound.
