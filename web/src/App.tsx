@@ -459,11 +459,11 @@ export function App() {
             <Legend key={display.palette} colorBy={colorBy} protocols={s.settings.protocols} />
           </div>
           <section className="charts" key={display.palette} aria-label="charts">
-            <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" />
-            <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" />
-            <BucketChart runs={runs} id="chart-buckets" />
-            <SeriesChart runs={runs} metric="queuedBytes" id="chart-queued" />
-            <SeriesChart runs={runs} metric="goodputGbps" id="chart-goodput" />
+            <CdfChart runs={runs} metric="fct" id="chart-fct-cdf" playing={s.mode === 'playing'} />
+            <CdfChart runs={runs} metric="slowdown" id="chart-slowdown-cdf" playing={s.mode === 'playing'} />
+            <BucketChart runs={runs} id="chart-buckets" playing={s.mode === 'playing'} />
+            <SeriesChart runs={runs} metric="queuedBytes" id="chart-queued" playing={s.mode === 'playing'} />
+            <SeriesChart runs={runs} metric="goodputGbps" id="chart-goodput" playing={s.mode === 'playing'} />
           </section>
           <div className="exports">
             {['chart-fct-cdf', 'chart-slowdown-cdf', 'chart-buckets', 'chart-queued', 'chart-goodput'].map((id) => (

@@ -7,7 +7,7 @@ import { SIZE_BUCKETS, bucketMeans } from '../stats';
 import { runColor } from '../palette';
 import { plural, sig } from '../format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
-import { useThrottled } from './useThrottled';
+import { useChartRuns } from './useThrottled';
 import '../views.css';
 
 /** Props of {@link BucketChart}. */
@@ -15,6 +15,8 @@ export interface BucketChartProps {
   runs: RunState[];
   /** The <svg>'s id (SVG/PNG export) and test id. */
   id: string;
+  /** The page is playing: the chart then holds still while out of sight (useChartRuns). */
+  playing?: boolean;
 }
 
 /**
@@ -22,10 +24,10 @@ export interface BucketChartProps {
  * (1MB,10MB], >10MB), one bar per run in each bucket, on a log axis from 1
  * (the ideal). Shows where a protocol wins: pFabric on short flows, for one.
  */
-export function BucketChart({ runs, id }: BucketChartProps) {
-  const shown = useThrottled(runs, 250);
-  const data = useMemo(() => shown.map((r, i) => ({ protocol: r.protocol, color: runColor(r.protocol, i), final: !!r.summary, ...bucketMeans(r.flows) })), [shown]);
+export function BucketChart({ runs, id, playing = false }: BucketChartProps) {
   const ref = useRef<SVGSVGElement>(null);
+  const shown = useChartRuns(runs, playing, ref);
+  const data = useMemo(() => shown.map((r, i) => ({ protocol: r.protocol, color: runColor(r.protocol, i), final: !!r.summary, ...bucketMeans(r.flows) })), [shown]);
   useEffect(() => {
     const c = chartFrame(select(ref.current!), 'Mean slowdown by flow size', 'flow size', 'mean slowdown (log scale)');
     if (!data.some((d) => d.count.some((n) => n > 0))) {

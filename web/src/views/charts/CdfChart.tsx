@@ -8,7 +8,7 @@ import { SortedSamples, cdfPoints, logDomain, type CdfPoints } from '../stats';
 import { plural } from '../format';
 import { runColor } from '../palette';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
-import { useThrottled } from './useThrottled';
+import { useChartRuns } from './useThrottled';
 import '../views.css';
 
 /** Props of {@link CdfChart}. */
@@ -18,6 +18,8 @@ export interface CdfChartProps {
   metric: 'fct' | 'slowdown';
   /** The <svg>'s id (SVG/PNG export) and test id. */
   id: string;
+  /** The page is playing: the chart then holds still while out of sight (useChartRuns). */
+  playing?: boolean;
   /** Most points per line (the CDF is downsampled above this). */
   maxPoints?: number;
 }
@@ -37,8 +39,9 @@ interface Curve {
  * second; samples are kept sorted incrementally and each line is cut to
  * about 500 points, so a 100k-flow run costs a merge, not a sort.
  */
-export function CdfChart({ runs, metric, id, maxPoints = 500 }: CdfChartProps) {
-  const shown = useThrottled(runs, 250);
+export function CdfChart({ runs, metric, id, playing = false, maxPoints = 500 }: CdfChartProps) {
+  const ref = useRef<SVGSVGElement>(null);
+  const shown = useChartRuns(runs, playing, ref);
   // Sorted samples per metric and run index, kept between updates.
   const caches = useRef<Record<string, SortedSamples[]>>({});
   const curves = useMemo<Curve[]>(() => {
@@ -49,7 +52,6 @@ export function CdfChart({ runs, metric, id, maxPoints = 500 }: CdfChartProps) {
     });
   }, [shown, metric, maxPoints]);
 
-  const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
     const c = chartFrame(
       select(ref.current!),

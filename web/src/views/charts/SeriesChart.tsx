@@ -11,7 +11,7 @@ import type { RunState, SeriesPoint } from '../../state/run';
 import { segmentSeries } from '../stats';
 import { runColor } from '../palette';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
-import { useThrottled } from './useThrottled';
+import { useChartRuns } from './useThrottled';
 import '../views.css';
 
 /** The series a SeriesChart can show. */
@@ -23,6 +23,8 @@ export interface SeriesChartProps {
   metric: SeriesMetric;
   /** The <svg>'s id (SVG/PNG export) and test id. */
   id: string;
+  /** The page is playing: the chart then holds still while out of sight (useChartRuns). */
+  playing?: boolean;
 }
 
 // Goodput is bursty (a flow's bytes count when it completes), so it gets wider bins.
@@ -38,8 +40,9 @@ const META: Record<SeriesMetric, { title: string; y: string; mode: 'mean' | 'max
  * binned to at most 400 points per line (goodput 100): goodput and total queue as
  * time-weighted means per bin, the largest port queue as each bin's peak.
  */
-export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
-  const shown = useThrottled(runs, 250);
+export function SeriesChart({ runs, metric, id, playing = false }: SeriesChartProps) {
+  const ref = useRef<SVGSVGElement>(null);
+  const shown = useChartRuns(runs, playing, ref);
   const meta = META[metric];
   const lines = useMemo(
     () =>
@@ -52,7 +55,6 @@ export function SeriesChart({ runs, metric, id }: SeriesChartProps) {
       }),
     [shown, metric, meta],
   );
-  const ref = useRef<SVGSVGElement>(null);
   useEffect(() => {
     const c = chartFrame(select(ref.current!), meta.title, 'simulated time (ms)', meta.y);
     const live = lines.filter((l) => l.pts.length > 0);
