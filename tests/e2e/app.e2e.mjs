@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMark, loadSince, judgeTiming } from './load.mjs';
+import { loadMark, loadSince, judgeTiming, speedFactor } from './load.mjs';
 import { liveChecks } from './live.e2e.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -194,6 +194,12 @@ async function setField(page, testid, value) {
 
 // ---------------------------------------------------------------------------
 
+// This machine's speed relative to the reference machine the timing goals
+// are set on (load.mjs), timed once before the browser and its workers run.
+const SPEED = speedFactor();
+console.log(`e2e measure: this machine runs at ${SPEED.factor.toFixed(2)}x the reference machine (calibration ${SPEED.calibration_ms} ms, reference ${SPEED.reference_ms} ms)`);
+metrics.speed = SPEED;
+
 const server = spawn(join(root, 'node_modules/.bin/vite'), ['preview', '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 server.stderr.on('data', (d) => process.stderr.write(d));
 let browser;
@@ -220,13 +226,17 @@ try {
   watch(page, 'main');
   const defaultScenario = JSON.parse(readFileSync(join(root, 'scenarios/websearch-leaf-spine.json'), 'utf8'));
 
-  await check('a lesson under 4x CPU throttling (a low-end laptop) plays at 50 fps or more with no task over 50 ms', async () => {
+  await check('a lesson on a low-end laptop (the reference machine at 4x CPU throttling) plays at 50 fps or more with no task over 50 ms', async () => {
     // Chromium's CPU throttling through the DevTools protocol, as its
     // performance panel applies it; the two-panel lesson plays at the
     // visible speed of the next checks. It runs first, as on a laptop with
     // this one tab open: later checks leave pages whose workers explore the
     // 10,000-flow default in the background (time travel's checkpoints),
     // and on this machine's two cores those take the CPU the page needs.
+    // The laptop is the reference machine (load.mjs, speedFactor) slowed 4x:
+    // this machine is throttled by 4 x its speed relative to the reference
+    // (SPEED, timed when the test starts), so that the emulated laptop is
+    // the same device whether this machine runs fast or slow today.
     const pt = await context.newPage();
     watch(pt, 'throttled');
     const cdp = await context.newCDPSession(pt);
@@ -235,15 +245,18 @@ try {
       await waitReady(pt);
       await pt.getByTestId('lesson-next').click();
       await pt.waitForFunction(() => /went to t = 1\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 30_000 });
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       // The issue's goal: 50 fps or more and no task over 50 ms. The best of up to three
       // 4-second measurements (this machine's two cores are shared with the simulation
       // workers and the rest of the browser, so one measurement can catch a busy moment).
       const tries = [];
       for (let k = 0; k < 3; k++) {
-        const m = await measurePlay(pt);
+        const speed = SPEED;
+        const rate = Math.min(8, Math.max(1, 4 * speed.factor));
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+        const m = { ...(await measurePlay(pt)), speed, throttle: rate };
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
         tries.push(m);
-        console.log(`e2e measure: lesson at 4x CPU throttling (try ${k + 1}): ${m.fps.toFixed(1)} fps, longest task ${m.max_task_ms.toFixed(0)} ms (${m.long_tasks_ms.length} over 50 ms); longest task of the start (speed, click on play) ${m.start_max_task_ms.toFixed(0)} ms; other processes used ${m.load.others_cores} of ${m.load.cores} cores`);
+        console.log(`e2e measure: lesson on the low-end laptop (try ${k + 1}): throttled ${rate.toFixed(2)}x: ${m.fps.toFixed(1)} fps, longest task ${m.max_task_ms.toFixed(0)} ms (${m.long_tasks_ms.length} over 50 ms); longest task of the start (speed, click on play) ${m.start_max_task_ms.toFixed(0)} ms; other processes used ${m.load.others_cores} of ${m.load.cores} cores`);
         if (m.fps >= 50 && m.max_task_ms <= 50) break;
       }
       // The last try met the goal, or every try missed it: then judged on the
@@ -251,11 +264,11 @@ try {
       const last = tries[tries.length - 1];
       const met = last.fps >= 50 && last.max_task_ms <= 50;
       const best = met ? last : (tries.findLast((t) => !t.load.busy) ?? last);
-      const judged = met || judgeTiming('lesson at 4x CPU throttling', best.load, tries.map((t) => `${t.fps.toFixed(1)} fps, longest task ${t.max_task_ms.toFixed(0)} ms`).join('; '), () => {
-        assert(best.fps >= 50, `under 4x throttling the lesson played at ${tries.map((t) => t.fps.toFixed(1)).join(', ')} fps (goal: 50; judged on ${best.fps.toFixed(1)})`);
-        assert(best.max_task_ms <= 50, `under 4x throttling the longest tasks were ${tries.map((t) => t.max_task_ms.toFixed(0)).join(', ')} ms (goal: none over 50; judged on ${best.max_task_ms.toFixed(0)})`);
+      const judged = met || judgeTiming('lesson on the low-end laptop', best.load, tries.map((t) => `${t.fps.toFixed(1)} fps, longest task ${t.max_task_ms.toFixed(0)} ms at ${t.throttle.toFixed(2)}x throttling`).join('; '), () => {
+        assert(best.fps >= 50, `on the low-end laptop the lesson played at ${tries.map((t) => t.fps.toFixed(1)).join(', ')} fps (goal: 50; judged on ${best.fps.toFixed(1)})`);
+        assert(best.max_task_ms <= 50, `on the low-end laptop the longest tasks were ${tries.map((t) => t.max_task_ms.toFixed(0)).join(', ')} ms (goal: none over 50; judged on ${best.max_task_ms.toFixed(0)})`);
       });
-      metrics.throttled_4x = { ...best, judged, tries: tries.map((t) => ({ fps: t.fps, max_task_ms: t.max_task_ms, start_max_task_ms: t.start_max_task_ms, load: t.load })) };
+      metrics.throttled_4x = { ...best, judged, tries: tries.map((t) => ({ fps: t.fps, max_task_ms: t.max_task_ms, start_max_task_ms: t.start_max_task_ms, load: t.load, speed: t.speed, throttle: t.throttle })) };
       const clock = await pt.getByTestId('clock').innerText();
       assert(!/t = 1\.000\u202f000 ms/.test(clock), `the lesson did not play under throttling: ${clock}`);
     } finally {
@@ -282,13 +295,17 @@ try {
     await page.getByTestId('seek-input').fill('30000');
     await page.getByTestId('seek').click();
     await page.waitForFunction(() => /at t = 30\.000 ms/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''), null, { timeout: 60_000 });
-    metrics.visible_speed = await measurePlay(page);
-    const { fps, long_tasks_ms: longTasks, load } = metrics.visible_speed;
+    // Judged as on the reference machine (load.mjs, speedFactor): a task's
+    // duration here times this machine's speed relative to it.
+    const speed = SPEED;
+    metrics.visible_speed = { ...(await measurePlay(page)), speed };
+    const { fps, long_tasks_ms: measuredTasks, load } = metrics.visible_speed;
+    const longTasks = measuredTasks.map((d) => d * speed.factor);
     const clock = await page.getByTestId('clock').innerText();
     assert(!/t = 0\.0 ns/.test(clock), `the clock did not move: ${clock}`);
     await page.screenshot({ path: join(out, '02-mid-run-packets-and-queues.png') });
-    metrics.visible_speed.judged = judgeTiming('playing at a visible speed', load, `${fps.toFixed(1)} fps, longest task ${Math.max(0, ...longTasks).toFixed(0)} ms`, () => {
-      assert(longTasks.every((d) => d <= 50), `main-thread tasks longer than 50 ms: ${longTasks.map((d) => d.toFixed(0)).join(', ')}`);
+    metrics.visible_speed.judged = judgeTiming('playing at a visible speed', load, `${fps.toFixed(1)} fps, longest task ${Math.max(0, ...measuredTasks).toFixed(0)} ms here, ${Math.max(0, ...longTasks).toFixed(0)} ms on the reference machine (this one at ${speed.factor.toFixed(2)}x)`, () => {
+      assert(longTasks.every((d) => d <= 50), `main-thread tasks longer than 50 ms on the reference machine: ${longTasks.map((d) => d.toFixed(0)).join(', ')} (measured ${measuredTasks.map((d) => d.toFixed(0)).join(', ')} ms here, this machine at ${speed.factor.toFixed(2)}x the reference)`);
       assert(fps >= 50, `only ${fps.toFixed(1)} frames per second while playing`);
     });
   });
@@ -367,6 +384,7 @@ try {
     const rand = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const walls = [];
     const engineMs = [];
+    const speed = SPEED;
     const mark = loadMark();
     for (let k = 0; k < 20; k++) {
       const us = Math.round(rand() * endUs * 1000) / 1000 + 0.0005;
@@ -388,15 +406,17 @@ try {
       assert(Number(await clock()) < Number(c0), `${id}: the clock went from ${c0} to ${await clock()} ps`);
     }
     const load = loadSince(mark);
-    metrics.time_travel = { seeks_ms: walls, seek_median_ms: median(walls), seek_max_ms: Math.max(...walls), engine_median_ms: median(engineMs), step_back_ms: backs, checkpoint_bytes: memory, load };
+    metrics.time_travel = { seeks_ms: walls, seek_median_ms: median(walls), seek_max_ms: Math.max(...walls), engine_median_ms: median(engineMs), step_back_ms: backs, checkpoint_bytes: memory, load, speed };
+    // Judged as on the reference machine (load.mjs, speedFactor).
+    const ref = (ms) => Math.round(ms * speed.factor);
     await page.screenshot({ path: join(out, '03b-time-travel-scrubber.png') });
     // The run went to its end at full speed (trace off); landing on an
     // earlier time must show its packets and events again.
     const off = await page.getByText('the packet trace is off').count();
     assert(off === 0, 'after seeking back from a full-speed run, the event log says the trace is off');
-    metrics.time_travel.judged = judgeTiming('time travel', load, `seek median ${median(walls)} ms, step back ${backs.join(', ')} ms`, () => {
-      assert(median(walls) <= 300, `seek median ${median(walls)} ms > 300 ms (${walls.join(', ')})`);
-      assert(Math.max(...backs) <= 100, `step back took ${backs.join(', ')} ms (> 100 ms)`);
+    metrics.time_travel.judged = judgeTiming('time travel', load, `seek median ${median(walls)} ms, step back ${backs.join(', ')} ms here (this machine at ${speed.factor.toFixed(2)}x the reference)`, () => {
+      assert(ref(median(walls)) <= 300, `seek median ${ref(median(walls))} ms on the reference machine > 300 ms (measured ${walls.join(', ')} ms here, this machine at ${speed.factor.toFixed(2)}x)`);
+      assert(ref(Math.max(...backs)) <= 100, `step back took ${backs.map(ref).join(', ')} ms on the reference machine (> 100 ms; measured ${backs.join(', ')} ms here)`);
     });
     // The budget is a sixteenth of the device's memory as the page sees it (at most 512 MB for one run).
     const deviceGb = await page.evaluate(() => navigator.deviceMemory ?? 4);
