@@ -311,6 +311,31 @@ impl Rcp {
         c.len().max(1)
     }
 
+    /// One control interval of RCP's rate update at port `i` (RCP paper;
+    /// the ns-2 router's `queue_timeout`): with input rate `y_bps` over the
+    /// interval and `q_bits` queued, and S = (T/d) (alpha (C - y) - beta q
+    /// / d), R <- R (1 + S / C), or with `count_flows` R <- R + S / N, kept
+    /// within [C / 1000, C]. d is the flows' mean
+    /// RTT, which includes the queueing delay their packets see: the base
+    /// RTT plus this port's queue drain time (with a fixed d the queue term
+    /// drives the rate to its floor whenever a queue forms). The port timer
+    /// applies it every interval; `catch_up` applies it, with y = q = 0, for
+    /// the intervals a port was idle.
+    fn control_step(&mut self, i: usize, y_bps: f64, q_bits: f64, now: SimTime) -> f64 {
+        let c = self.capacity[i];
+        let t_s = self.p.control_interval_us * 1e-6;
+        let d = self.p.rtt_us * 1e-6 + q_bits / c;
+        let spare = (t_s / d) * (self.p.alpha * (c - y_bps) - self.p.beta * q_bits / d);
+        let r = self.ports[i].rate_bps;
+        let r = if self.p.count_flows {
+            // RCP's update with the exact count N for N^ = C / R.
+            r + spare / self.flows_at(i, now) as f64
+        } else {
+            r * (1.0 + spare / c)
+        };
+        r.clamp(c / 1000.0, c)
+    }
+
     /// `count_flows`: packet `p` of a flow enters `port`. A FIN ends the
     /// flow's count there; a flow's first packet there adds it and caps
     /// the port's rate at C / N, so that the packet, and every packet
@@ -356,16 +381,13 @@ impl Rcp {
             Some(last) => {
                 // Each idle interval: y = 0 and q = 0, so d is the base RTT.
                 let skipped = (io.now - last).ps() / interval.ps();
-                let spare = (self.p.control_interval_us / self.p.rtt_us) * self.p.alpha * c;
-                let n = if self.p.count_flows { self.flows_at(i, io.now) as f64 } else { 0.0 };
-                let st = &mut self.ports[i];
                 let mut k = 0;
-                while k < skipped && st.rate_bps < c {
-                    st.rate_bps = if n > 0.0 { st.rate_bps + spare / n } else { st.rate_bps * (1.0 + spare / c) }.min(c);
+                while k < skipped && self.ports[i].rate_bps < c {
+                    self.ports[i].rate_bps = self.control_step(i, 0.0, 0.0, io.now);
                     k += 1;
                 }
                 if k > 0 {
-                    let rate = st.rate_bps;
+                    let rate = self.ports[i].rate_bps;
                     io.trace(|| TraceKind::LinkRate { port, rate_bps: rate });
                 }
                 last + SimTime::from_ps(interval.ps() * (skipped + 1))
@@ -581,31 +603,17 @@ impl Protocol for Rcp {
             }
             RcpTimer::Port(port) => {
                 let i = port.idx();
-                let c = self.capacity[i];
                 let t_s = self.p.control_interval_us * 1e-6;
-                let st = &mut self.ports[i];
-                let y = st.input_bytes as f64 * 8.0 / t_s;
+                let y = self.ports[i].input_bytes as f64 * 8.0 / t_s;
                 let q = io.queue_bytes[i] as f64 * 8.0;
-                // d is the flows' mean RTT (RCP paper), which includes the
-                // queueing delay their packets see: the base RTT plus this
-                // port's queue drain time. With a fixed d the queue term
-                // drives the rate to its floor whenever a queue forms.
-                let d = self.p.rtt_us * 1e-6 + q / c;
                 if let Some(d3) = &mut self.d3 {
                     let life = SimTime::from_us_f64(self.p.rtt_us * self.p.d3_allocation_lifetime_rtts);
                     d3[i].expire(io.now.saturating_sub(life));
                 }
-                let idle = st.input_bytes == 0 && q == 0.0;
-                let spare = (t_s / d) * (self.p.alpha * (c - y) - self.p.beta * q / d);
-                let r = if self.p.count_flows {
-                    // RCP's update with the exact count N for N^ = C / R.
-                    let r = st.rate_bps;
-                    r + spare / self.flows_at(i, io.now) as f64
-                } else {
-                    st.rate_bps * (1.0 + spare / c)
-                };
+                let idle = self.ports[i].input_bytes == 0 && q == 0.0;
+                let r = self.control_step(i, y, q, io.now);
                 let st = &mut self.ports[i];
-                st.rate_bps = r.clamp(c / 1000.0, c);
+                st.rate_bps = r;
                 st.input_bytes = 0;
                 st.last_update = Some(io.now);
                 let rate = st.rate_bps;
