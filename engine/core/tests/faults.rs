@@ -63,16 +63,8 @@ fn a_spine_that_dies_for_good_is_routed_around() {
         // Three spines of four are left: no faster than with four. Not for
         // TCP: its mean slowdown at 300 flows is set by 200 us timeouts,
         // whose timing a failure moves either way (seen once: 7.86 with
-        // the spine down against 8.82 with all four). Not for D3 either:
-        // on this sprayed fabric dcsim's D3 is faster with fewer spines
-        // from time zero (mean slowdown 3.08, 2.95, 2.90 with 4, 3, 2
-        // spines at seed 1; 3.20, 3.06, 2.93 at seed 2; the same order at
-        // seeds 3 and 4), so a spine failing at 1 ms may well speed it up
-        // (2.98 against 3.08 at seed 1). Why is not established: D3's
-        // per-port allocations meet a flow's requests at one spine of
-        // several, but a 1-RTT allocation lifetime instead of 4 keeps the
-        // order (3.42, 3.33, 3.15).
-        if p != ProtocolName::Tcp && p != ProtocolName::D3 {
+        // the spine down against 8.82 with all four).
+        if p != ProtocolName::Tcp {
             assert!(
                 failed.summary.all.mean_slowdown >= plain.summary.all.mean_slowdown * 0.97,
                 "{who}: mean slowdown {} with a spine down, {} with all four",

@@ -74,6 +74,10 @@ impl Plugin for D3Plugin {
     fn ports(p: &RcpParams) -> PortSetup {
         PortSetup::fifo(Discipline::Droptail, p.buffer_bytes, None)
     }
+    /// D3 is single-path (see `RcpParams::d3_per_flow_paths`).
+    fn single_path(p: &RcpParams) -> bool {
+        p.d3_per_flow_paths
+    }
     fn build<B: Build>(p: &RcpParams, b: B) -> B::Out {
         b.packet(&|net, _| Rcp::d3(p.clone(), port_rates(net), net.host_rate.bps() as f64))
     }
