@@ -779,17 +779,31 @@ fn pase_is_within_10_percent_of_pfabric_at_low_load_on_the_all_to_all_racks() {
 /// DCTCP). Asked: the ordering beyond seed noise, lower by more than twice
 /// the noise between seeds (about 1%) at every load. How much lower (the
 /// paper's 40% to 60%) is the fidelity report's pase-vs-deployment-friendly,
-/// which finds far less. Measured (1,500 flows, seeds 1 and 2), PASE over
-/// L2DCT: on the left-right tree 0.953, 0.974, 0.967, 0.877; on the
-/// all-to-all racks 0.861, 0.687, 0.563, 0.539.
+/// which finds far less. On the all-to-all racks it holds: measured
+/// (1,500 flows, seeds 1 and 2), PASE over L2DCT 0.857, 0.688, 0.574,
+/// 0.544, over D2TCP 0.845, 0.691, 0.566, 0.526 at loads 0.3 to 0.9. On the
+/// left-right tree it does not (the next test).
 #[test]
 fn pase_has_lower_afct_than_d2tcp_and_l2dct() {
-    for (name, loads) in [("pase-left-right", &LR_LOADS[..]), ("pase-all-to-all", &A2A_LOADS[..])] {
-        for other in ["l2dct", "d2tcp"] {
-            let r = afct_ratios(name, "pase", other, loads);
-            for (l, x) in loads.iter().zip(&r) {
-                assert!(*x < 0.98, "{name}, load {l}: PASE's AFCT is {x:.3} of {other}'s");
-            }
+    for other in ["l2dct", "d2tcp"] {
+        let r = afct_ratios("pase-all-to-all", "pase", other, &A2A_LOADS);
+        for (l, x) in A2A_LOADS.iter().zip(&r) {
+            assert!(*x < 0.98, "pase-all-to-all, load {l}: PASE's AFCT is {x:.3} of {other}'s");
+        }
+    }
+}
+
+#[test]
+#[ignore = "not reproduced on the left-right tree since fast retransmit goes out at once (RFC 5681/6675): PASE's AFCT is 0.957, 0.991, 1.011, 0.961 of L2DCT's at loads 0.2, 0.3, 0.4, 0.45 (1,500 flows, seeds 1 and 2); see the comment"]
+fn pase_has_lower_afct_than_d2tcp_and_l2dct_on_the_left_right_tree() {
+    // Before the fix (the retransmission waited for room in the window,
+    // which counted the dropped packets), the baselines lost a window's
+    // worth of time to timeouts the standard recovery does not have, and
+    // PASE's AFCT was 0.953, 0.974, 0.967, 0.877 of L2DCT's here.
+    for other in ["l2dct", "d2tcp"] {
+        let r = afct_ratios("pase-left-right", "pase", other, &LR_LOADS);
+        for (l, x) in LR_LOADS.iter().zip(&r) {
+            assert!(*x < 0.98, "pase-left-right, load {l}: PASE's AFCT is {x:.3} of {other}'s");
         }
     }
 }
@@ -806,23 +820,31 @@ fn deadlines_met(loads: &[f64]) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// The paper: PASE meets more deadlines than D2TCP. Asked: at least 5
-/// points more. Measured (1,500 flows, seeds 1 and 2): 0.981 against
-/// 0.807 at load 0.3, 0.773 against 0.627 at 0.5.
+/// points more. Measured (1,500 flows, seeds 1 and 2): 0.979 against
+/// 0.849 at load 0.3. At load 0.5 it does not hold (the next test).
 #[test]
 fn pase_meets_more_deadlines_than_d2tcp() {
-    let (pase, d2tcp) = deadlines_met(&[0.3, 0.5]);
-    for (i, l) in [0.3, 0.5].iter().enumerate() {
-        assert!(pase[i] >= d2tcp[i] + 0.05, "load {l}: PASE meets {:.3}, D2TCP {:.3}", pase[i], d2tcp[i]);
-    }
+    let (pase, d2tcp) = deadlines_met(&[0.3]);
+    assert!(pase[0] >= d2tcp[0] + 0.05, "load 0.3: PASE meets {:.3}, D2TCP {:.3}", pase[0], d2tcp[0]);
 }
 
 #[test]
-#[ignore = "not reproduced at high load: PASE (EDF) meets 0.185 and 0.064 of deadlines against D2TCP's 0.275 and 0.076 at loads 0.7 and 0.9 (1,500 flows, seeds 1 and 2); see the comment"]
+#[ignore = "not reproduced at load 0.5 since fast retransmit goes out at once (RFC 5681/6675): PASE (EDF) meets 0.714 of deadlines against D2TCP's 0.664 (1,500 flows, seeds 1 and 2), 5.0 points asked; see the comment"]
+fn pase_meets_more_deadlines_than_d2tcp_at_load_0_5() {
+    // Before the fix PASE met 0.773 and D2TCP 0.627 here: D2TCP lost more
+    // to timeouts after a window's heavy losses than PASE did.
+    let (pase, d2tcp) = deadlines_met(&[0.5]);
+    assert!(pase[0] >= d2tcp[0] + 0.05, "load 0.5: PASE meets {:.3}, D2TCP {:.3}", pase[0], d2tcp[0]);
+}
+
+#[test]
+#[ignore = "not reproduced at high load: PASE (EDF) meets 0.137 and 0.059 of deadlines against D2TCP's 0.326 and 0.095 at loads 0.7 and 0.9 (1,500 flows, seeds 1 and 2); see the comment"]
 fn pase_meets_more_deadlines_than_d2tcp_at_high_load() {
     // EDF without a way to give up on a late flow (the paper's arbitrators
     // have none that the seed names) serves flows that have already missed
     // their deadline ahead of every later one: past saturation the misses
-    // cascade. PASE with SRPT arbitrators meets 0.530 and 0.437 here.
+    // cascade. PASE with SRPT arbitrators met 0.530 and 0.437 here (measured
+    // before fast retransmit went out at once).
     let (pase, d2tcp) = deadlines_met(&[0.7, 0.9]);
     for i in 0..2 {
         assert!(pase[i] >= d2tcp[i] + 0.05, "PASE meets {:.3}, D2TCP {:.3}", pase[i], d2tcp[i]);

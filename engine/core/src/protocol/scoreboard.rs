@@ -29,13 +29,32 @@ pub struct Scoreboard {
     acked: u32,
     /// Payload bytes acknowledged.
     pub acked_bytes: u64,
+    /// One past the highest packet acknowledged (cumulatively or
+    /// selectively); 0 before any.
+    high_acked: u32,
+    /// RFC 6675 loss marking: every packet below this (and above
+    /// `snd_una`) has been examined, and deemed lost if it was in flight.
+    loss_scan: u32,
 }
 
 impl Scoreboard {
     /// A scoreboard for a flow of `size` payload bytes, nothing sent.
     pub fn new(size: u64) -> Self {
         let n = packets_for(size);
-        Scoreboard { size, n, state: vec![UNSENT; n as usize], snd_una: 0, snd_nxt: 0, retx_ptr: 0, lost: 0, in_flight: 0, acked: 0, acked_bytes: 0 }
+        Scoreboard {
+            size,
+            n,
+            state: vec![UNSENT; n as usize],
+            snd_una: 0,
+            snd_nxt: 0,
+            retx_ptr: 0,
+            lost: 0,
+            in_flight: 0,
+            acked: 0,
+            acked_bytes: 0,
+            high_acked: 0,
+            loss_scan: 0,
+        }
     }
     /// Number of packets in the flow.
     pub fn n(&self) -> u32 {
@@ -87,6 +106,7 @@ impl Scoreboard {
                 }
                 *st = ACKED;
                 self.acked += 1;
+                self.high_acked = self.high_acked.max(seq + 1);
                 self.acked_bytes += data_packet_payload(self.size, seq) as u64;
                 1
             }
@@ -124,11 +144,44 @@ impl Scoreboard {
             self.retx_ptr = self.retx_ptr.min(seq);
         }
     }
-    /// Deems every packet in flight lost (a retransmission timeout).
+    /// Deems every packet in flight lost (a retransmission timeout). The
+    /// retransmissions that follow may be deemed lost again by
+    /// [`Scoreboard::mark_lost_below_acked`].
     pub fn all_in_flight_lost(&mut self) {
         for seq in self.snd_una..self.snd_nxt {
             self.mark_lost(seq);
         }
+        self.loss_scan = self.snd_una;
+    }
+    /// RFC 6675 section 4, IsLost: a packet "is considered to be lost" when
+    /// "DupThresh discontiguous SACKed sequences have arrived above" it.
+    /// Deems lost every packet in flight with at least `dup_thresh`
+    /// acknowledged packets above it, so that the pipe no longer counts
+    /// packets that were dropped (section 4, SetPipe) and their
+    /// retransmissions fit in the window. Each packet is examined once
+    /// until the next timeout: a retransmission is not deemed lost again
+    /// (RFC 6675 leaves a lost retransmission to the timer).
+    pub fn mark_lost_below_acked(&mut self, dup_thresh: u32) {
+        let floor = self.loss_scan.max(self.snd_una);
+        // The `dup_thresh`-th acknowledged packet from the top: everything
+        // below it has at least that many acknowledged above.
+        let (mut p, mut above) = (self.high_acked, 0);
+        while p > floor && above < dup_thresh {
+            p -= 1;
+            above += (self.state[p as usize] == ACKED) as u32;
+        }
+        if above < dup_thresh {
+            return;
+        }
+        for seq in floor..p {
+            self.mark_lost(seq);
+        }
+        self.loss_scan = p;
+    }
+    /// True when packet `seq` was examined by the loss marking since the
+    /// last timeout (so, if it was in flight, deemed lost and sent again).
+    pub fn loss_examined(&self, seq: u32) -> bool {
+        seq < self.loss_scan
     }
 }
 
@@ -159,5 +212,28 @@ mod tests {
         assert_eq!(sb.on_ack(6, 5), 0);
         assert!(sb.done());
         assert_eq!(sb.acked_bytes, 5 * 1460 + 100);
+    }
+
+    #[test]
+    fn a_packet_with_three_acknowledged_above_it_is_lost_once() {
+        let mut sb = Scoreboard::new(10 * 1460);
+        for _ in 0..10 {
+            let _ = sb.take_next();
+        }
+        // Packets 0, 1, 2 and 4 dropped; 3, 5, 6 SACKed: 0..=2 have three
+        // acknowledged above them, 4 only two.
+        for s in [3, 5, 6] {
+            sb.on_ack(0, s);
+        }
+        sb.mark_lost_below_acked(3);
+        assert_eq!((sb.in_flight, sb.lost), (4, 3), "7, 8, 9 and 4 still in flight");
+        assert_eq!((sb.take_next(), sb.take_next(), sb.take_next()), (Some(0), Some(1), Some(2)));
+        // A fourth SACK above 4 makes it lost; the retransmissions of 0..=2
+        // are not deemed lost again.
+        sb.on_ack(0, 7);
+        sb.mark_lost_below_acked(3);
+        assert_eq!(sb.take_next(), Some(4));
+        assert!(sb.loss_examined(0) && !sb.loss_examined(5));
+        assert_eq!(sb.in_flight, 6, "0, 1, 2, 4 resent; 8, 9");
     }
 }

@@ -147,6 +147,8 @@ pub struct Sender {
     dupacks: u32,
     in_recovery: bool,
     recover: u32,
+    /// Fast retransmit has begun: the next send goes out whatever the pipe.
+    retransmit_now: bool,
     /// Sub-queue of its data packets (PASE's arbitrated queue; 0 otherwise).
     pub class: u8,
     /// PASE: header-only probes sent.
@@ -318,15 +320,30 @@ impl WindowTransport {
                 if s.sb.snd_una > s.recover {
                     s.in_recovery = false;
                     s.cc.on_recovery_end();
-                } else if advanced {
-                    // NewReno partial ACK: the next hole is lost too.
-                    s.sb.mark_lost(s.sb.snd_una);
+                } else {
+                    // RFC 6675 section 5, step (C): the loss marking
+                    // (IsLost) runs on every ACK of the recovery.
+                    s.sb.mark_lost_below_acked(thr);
+                    if advanced && !s.sb.loss_examined(s.sb.snd_una) {
+                        // NewReno partial ACK (RFC 6582 section 3.2, step
+                        // 3): "retransmit the first unacknowledged segment"
+                        // (unless the loss marking already did).
+                        s.sb.mark_lost(s.sb.snd_una);
+                    }
                 }
             } else if s.dupacks == thr {
                 s.cc.on_congestion_event(CongestionEvent::DupAcks);
                 s.in_recovery = true;
                 s.recover = s.sb.snd_nxt.saturating_sub(1);
                 s.sb.mark_lost(s.sb.snd_una);
+                // RFC 6675 section 5, step (4.3): the packets with
+                // DupThresh acknowledged above them are lost too, so the
+                // pipe counts only what is still in the network.
+                s.sb.mark_lost_below_acked(thr);
+                // RFC 5681 section 3.2, step 4: "The lost segment starting
+                // at SND.UNA MUST be retransmitted", at once, whatever the
+                // pipe (RFC 6675 section 5, step (4.3) likewise).
+                s.retransmit_now = true;
             }
         }
         // The controller moves the window: DCTCP's estimate and cut on
@@ -366,7 +383,10 @@ impl WindowTransport {
         // which is `floor` for a window of at least one packet (and much
         // cheaper than the `floor` call this target makes without SSE4.1).
         let window = s.cc.window().max(1.0) as u32;
-        while s.sb.in_flight < window {
+        // Fast retransmit sends the first lost packet even when the pipe
+        // fills the window (RFC 5681 section 3.2).
+        let mut first_regardless = std::mem::take(&mut s.retransmit_now) && s.sb.in_flight >= window;
+        while s.sb.in_flight < window || std::mem::take(&mut first_regardless) {
             let Some(seq) = s.sb.take_next() else { break };
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, data_packet_wire_size(s.size, seq));
             p.sent_at = io.now;
@@ -452,6 +472,7 @@ impl Sender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            retransmit_now: false,
             class: 0,
             probes_sent: 0,
             timeout_retransmissions: 0,
