@@ -22,12 +22,14 @@
 //! Runs are collected in two passes over the same claim functions: the
 //! first records every run the selected claims ask for (a run asked by
 //! several claims, identical after its settings, is run once), the pool of
-//! `sweep` ([`crate::sweep::par_map`]) runs them longest first, and the
+//! `sweep` ([`crate::pool::par_map`]) runs them longest first, and the
 //! second pass hands each claim its outcomes. `--shard M/N --out-dir DIR`
 //! runs a share of the distinct runs and keeps their outcomes in DIR;
 //! `reproduce merge DIR` judges from them ([`shard`]).
 
-use crate::sweep::{cores, par_map};
+use crate::cluster::BatchArgs;
+use crate::output::{write_file, Progress};
+use crate::pool::par_map;
 use dcsim_core::metrics::{Counters, FlowRecord, Sample, Summary};
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use dcsim_core::sim::StopReason;
@@ -103,10 +105,6 @@ pub struct ReproduceArgs {
     /// page's paper gallery shows).
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Parallel runs (default: the CPUs a Slurm task was given, else the
-    /// cores this process may use; empty: the default).
-    #[arg(long, value_parser = crate::sweep::parse_jobs)]
-    pub jobs: Option<crate::sweep::Jobs>,
     /// Directory holding the scenario files (default: ./scenarios, ../scenarios
     /// or the repository's, found from the executable).
     #[arg(long)]
@@ -122,18 +120,12 @@ pub struct ReproduceArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Run only shard M of N (1-based) of the distinct runs, keeping their
-    /// outcomes in --out-dir; without it, from a Slurm array's or a
-    /// Kubernetes Indexed Job's environment, as `sweep` does. Judge with
-    /// `dcsim reproduce merge DIR` once every shard is done.
-    #[arg(long)]
-    pub shard: Option<String>,
-    /// Where a sharded reproduction keeps plan.json and one outcome per run.
-    #[arg(long)]
-    pub out_dir: Option<PathBuf>,
-    /// With --out-dir: skip the runs whose outcome is already there.
-    #[arg(long)]
-    pub skip_existing: bool,
+    /// Parallel runs, and a share of the distinct runs kept in --out-dir
+    /// (`--shard M/N`, or a Slurm array's or a Kubernetes Indexed Job's
+    /// environment, as `sweep` does). Judge with `dcsim reproduce merge
+    /// DIR` once every shard is done.
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Which size every claim runs at.
@@ -779,17 +771,16 @@ pub fn plan(claims: &[&Claim], mode: Mode, dir: &Path) -> Result<(Lab, Vec<Job>)
 /// Runs `jobs` on `threads` threads, printing progress unless `quiet`;
 /// `each` is handed every outcome as it is done (a shard writes it).
 pub fn run_all(jobs: &[Job], threads: usize, quiet: bool, each: impl Fn(&Job, &Outcome) -> Result<(), String> + Sync) -> Result<Vec<Outcome>, String> {
-    let t0 = Instant::now();
+    let progress = Progress::start();
     let n = jobs.len();
-    let done_count = std::sync::atomic::AtomicUsize::new(0);
     let results = par_map(jobs, threads, |_, j| {
         let r = run_job(j).and_then(|o| each(j, &o).map(|_| o));
-        let k = done_count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let k = progress.count();
         if !quiet {
             let s = &j.scenario;
             let what = format!("{} {} load {} flows {} seed {}", s.name, s.protocol.as_str(), fmt(s.workload.load), s.workload.flows, s.seed);
             let took = r.as_ref().map_or(String::new(), |o| format!(" ({:.1} s)", o.wall_s));
-            eprintln!("[{:.1}s] run {k}/{n} done: {what}{took}", t0.elapsed().as_secs_f64());
+            progress.say(&format!("run {k}/{n} done: {what}{took}"));
         }
         r
     });
@@ -869,13 +860,13 @@ pub fn select<'a>(registry: &'a [Claim], filter: &[String]) -> Result<Vec<&'a Cl
 fn write_report(report: &Report, csv: Option<&Path>, markdown: Option<&Path>, json: Option<&Path>) -> Result<(), String> {
     print!("{}", report::table(report));
     if let Some(p) = csv {
-        crate::write_file(p, &report::csv(report)?)?;
+        write_file(p, &report::csv(report)?)?;
     }
     if let Some(p) = markdown {
-        crate::write_file(p, &report::markdown(report))?;
+        write_file(p, &report::markdown(report))?;
     }
     if let Some(p) = json {
-        crate::write_file(p, &report::json(report))?;
+        write_file(p, &report::json(report))?;
     }
     Ok(())
 }
@@ -918,7 +909,7 @@ pub fn reproduce(a: ReproduceArgs, dir: PathBuf) -> Result<(), String> {
         eprintln!("{} distinct run{}", jobs.len(), if jobs.len() == 1 { "" } else { "s" });
         return Ok(());
     }
-    let threads = a.jobs.and_then(|j| j.0).unwrap_or_else(cores).max(1);
+    let threads = a.batch.threads();
     if let Some(s) = shard::requested(&a)? {
         return shard::run(&selected, mode, &a, &dir, threads, s);
     }

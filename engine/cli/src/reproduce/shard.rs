@@ -7,10 +7,11 @@
 //! again, checks the plan is the same, and judges from the files: the
 //! report is the one an unsharded run writes, but for its wall time and
 //! thread count. The shard comes from `--shard M/N` or from a Slurm array's
-//! or a Kubernetes Indexed Job's environment ([`crate::sweep::shard_from_env`]).
+//! or a Kubernetes Indexed Job's environment ([`crate::cluster::shard_from_env`]).
 
 use super::{judge_all, plan, run_all, select, Claim, Job, Mode, Outcome, ReproduceArgs, Row};
-use crate::sweep::{plural, read_plan, shard_from_env, write_atomic, write_plan, EnvShard, Shard};
+use crate::cluster::{read_plan, shard_from_env, write_plan, EnvShard, Shard};
+use crate::output::{plural, write_atomic};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -48,7 +49,7 @@ pub enum Requested {
 /// The share this process runs, if any: `--shard`, else a job array's
 /// environment, else `--out-dir` alone (every run).
 pub fn requested(a: &ReproduceArgs) -> Result<Option<Requested>, String> {
-    let r = match &a.shard {
+    let r = match &a.batch.shard {
         Some(s) => Some(Requested::Given(Shard::parse(s)?)),
         None => shard_from_env(|k| std::env::var(k).ok())?.map(Requested::Array),
     };
@@ -58,22 +59,22 @@ pub fn requested(a: &ReproduceArgs) -> Result<Option<Requested>, String> {
             Requested::Array(e) => format!("a task of a job array ({})", e.from),
             Requested::Whole => unreachable!(),
         };
-        if a.out_dir.is_none() {
+        if a.batch.out_dir.is_none() {
             return Err(format!("running as {what}: give --out-dir DIR for the runs' outcomes (then `dcsim reproduce merge DIR`)"));
         }
         if a.csv.is_some() || a.markdown.is_some() || a.json.is_some() {
             return Err(format!("{what} holds part of the runs: write the report with `dcsim reproduce merge DIR --markdown ...` once every shard is done"));
         }
     }
-    if a.skip_existing && a.out_dir.is_none() {
+    if a.batch.skip_existing && a.batch.out_dir.is_none() {
         return Err("--skip-existing needs --out-dir DIR (where the runs' outcomes are)".into());
     }
-    Ok(r.or_else(|| a.out_dir.as_ref().map(|_| Requested::Whole)))
+    Ok(r.or_else(|| a.batch.out_dir.as_ref().map(|_| Requested::Whole)))
 }
 
 /// Runs this process's share of the selected claims' runs into `--out-dir`.
 pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threads: usize, r: Requested) -> Result<(), String> {
-    let out = a.out_dir.as_ref().expect("checked by requested");
+    let out = a.batch.out_dir.as_ref().expect("checked by requested");
     let (_, jobs) = plan(selected, mode, dir)?;
     let plan = plan_value(mode, &a.filter, &jobs);
     let existing = read_plan(out, &plan).map_err(|e| {
@@ -92,7 +93,7 @@ pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threa
     };
     write_plan(out, &plan, existing.as_ref().map(Option::as_ref), array)?;
     let mine: Vec<&Job> = jobs.iter().enumerate().filter(|(k, _)| s.owns(*k)).map(|(_, j)| j).collect();
-    let todo: Vec<Job> = mine.iter().filter(|j| !(a.skip_existing && read_outcome(&out.join(file_of(j))).is_some())).map(|j| (*j).clone()).collect();
+    let todo: Vec<Job> = mine.iter().filter(|j| !(a.batch.skip_existing && read_outcome(&out.join(file_of(j))).is_some())).map(|j| (*j).clone()).collect();
     let skipped = mine.len() - todo.len();
     run_all(&todo, threads, a.quiet, |j, o| {
         write_atomic(&out.join(file_of(j)), &(serde_json::to_string(&json!({"key": j.key(), "outcome": o})).expect("outcomes serialize") + "\n"))
