@@ -408,5 +408,4 @@ mod tests {
         assert!(shard_from_env(env(&[("JOB_COMPLETION_INDEX", "2")])).unwrap_err().contains("DCSIM_SHARD_COUNT"));
         assert_eq!(shard_from_env(env(&[])).unwrap(), None);
     }
-
 }

@@ -12,7 +12,7 @@
 //! column; a claim the simulator cannot express has none.
 
 use super::claims::{mean, span};
-use super::fmt;
+use super::format::fmt;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -331,8 +331,10 @@ mod tests {
 
     #[test]
     fn each_value_lands_in_its_claims_row() {
+        use super::super::claim::Mode;
         use super::super::judge::Verdict;
-        use super::super::{report, Mode, Report, Row};
+        use super::super::lab::plan::Row;
+        use super::super::report::{self, Report};
         let registry = super::super::claims::registry();
         for id in KNOWN {
             assert!(registry.iter().any(|c| c.id == id), "{id} is not a claim of the registry");

@@ -2,10 +2,13 @@
 //! the abstract, introduction and section 2 to 2.1, and the end of 4.2 to
 //! the end: Figures 10-13).
 
-use super::super::judge::{Bound, Check, Kind};
-use super::super::readings::{approx, comparable, significantly_above, Rule, SIMILAR_DEADLINES};
-use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size, Variant};
 use super::{by_point, grid, mean, pct, range_checks, range_readings, span, up_to_checks, with, Grid};
+use crate::reproduce::bound::{Bound, Kind};
+use crate::reproduce::claim::{Claim, Judged, Paper, Setting, Size, Variant};
+use crate::reproduce::format::fmt;
+use crate::reproduce::judge::Check;
+use crate::reproduce::lab::{Applied, Lab, Outcome};
+use crate::reproduce::readings::{approx, comparable, significantly_above, Reading, Rule, SIMILAR_DEADLINES};
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use ProtocolName as P;
 
@@ -841,170 +844,122 @@ const LONG_FLOW_CLIENT: Variant = Variant {
 
 /// The PASE paper's claims.
 pub fn claims() -> Vec<Claim> {
-    let claim = |id, section, figure, quote, statement, readings, setting, variants, measure| Claim {
-        id,
-        paper: Paper::Pase,
-        section,
-        figure,
-        quote,
-        in_excerpt: true,
-        statement,
-        readings,
-        setting,
-        applied: &[],
-        variants,
-        discussion: "",
-        cause: None,
-        measure,
-    };
     vec![
-        claim(
-            "pase-vs-pfabric-left-right",
-            "4.2",
-            "Figure 10(a)",
-            "Observe that pFabric achieves smaller FCT for up to 50% load and PASE achieves comparable performance. However, at ≥ 60% loads, PASE results in smaller FCT than pFabric. At 90% load, this improvement is more than 85%.",
-            "left-right inter-rack traffic: pFabric's 99th-percentile FCT is smaller up to load 0.5 (PASE's comparable), PASE's from 0.6, by more than 85% at 0.9",
-            &[LR_PF_SMALLER, LR_COMPARABLE, LR_PASE_SMALLER, LR_85] as &[Reading],
-            Setting { deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..LR },
-            &[PFABRIC_LR_RTT] as &[Variant],
-            vs_pfabric_left_right as fn(&Lab, &Size) -> Option<Judged>,
-        )
+        Claim::new(Paper::Pase, "pase-vs-pfabric-left-right", "4.2", "Figure 10(a)")
+            .says(
+                "Observe that pFabric achieves smaller FCT for up to 50% load and PASE achieves comparable performance. However, at ≥ 60% loads, PASE results in smaller FCT than pFabric. At 90% load, this improvement is more than 85%.",
+                "left-right inter-rack traffic: pFabric's 99th-percentile FCT is smaller up to load 0.5 (PASE's comparable), PASE's from 0.6, by more than 85% at 0.9",
+            )
+            .reads(&[LR_PF_SMALLER, LR_COMPARABLE, LR_PASE_SMALLER, LR_85])
+            .on(Setting { deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..LR })
+            .with_variants(&[PFABRIC_LR_RTT])
+            .measured_by(vs_pfabric_left_right)
         .discussing(
             "Checked: PASE's and pFabric's 99th-percentile FCT on the left-right tree at every load from 0.1 to 0.9, three seeds each, with the loss rates. The data: PASE's tail is below pFabric's at every load (0.95 of pFabric's at 0.1, 0.51 at 0.9), so the paper's crossing at 50-60% load does not appear, and at 0.9 the gain is 49%, not more than 85%. pFabric loses 0.01% of its data packets at 0.1 and 4.3% at 0.9, PASE none below 0.8: pFabric's tail grows with its losses; the paper does not report its pFabric's loss rate to compare. The tree and pFabric's rescaled settings are this project's choices (see the deviations): the paper's inter-rack topology is in its section 4.1, outside the excerpts.",
         ),
-        claim(
-            "pase-vs-pfabric-all-to-all",
-            "4.2",
-            "Figure 10(c)",
-            "Figure 10(c) shows that PASE provides up to 85% improvement in AFCT over pFabric and results in lower AFCTs across all loads. This happens because with pFabric multiple flows sending at line rate can collide at a downstream ToR-host link.",
-            "all-to-all intra-rack traffic: PASE's AFCT below pFabric's at every load, by up to 85%",
-            &[A2A_LOWER, A2A_UP_TO, A2A_NONE_ABOVE],
-            Setting { deviations: &[A2A_TREE, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..A2A },
-            &[PFABRIC_RACK_RTT],
-            vs_pfabric_all_to_all,
-        )
+        Claim::new(Paper::Pase, "pase-vs-pfabric-all-to-all", "4.2", "Figure 10(c)")
+            .says(
+                "Figure 10(c) shows that PASE provides up to 85% improvement in AFCT over pFabric and results in lower AFCTs across all loads. This happens because with pFabric multiple flows sending at line rate can collide at a downstream ToR-host link.",
+                "all-to-all intra-rack traffic: PASE's AFCT below pFabric's at every load, by up to 85%",
+            )
+            .reads(&[A2A_LOWER, A2A_UP_TO, A2A_NONE_ABOVE])
+            .on(Setting { deviations: &[A2A_TREE, PORTS, PFABRIC_TESTBED_RTT, CHOICES], ..A2A })
+            .with_variants(&[PFABRIC_RACK_RTT])
+            .measured_by(vs_pfabric_all_to_all)
         .discussing(
             "Checked: both AFCTs at every load on the all-to-all intra-rack scenario, and what the paper's explanation needs: where pFabric's packets are dropped (per port role) and the bytes that crossed a sender's link only to be dropped further on (counted per port and shown in the page's port inspector as wasted bytes). The data: PASE's AFCT is 8-10% above pFabric's up to load 0.4 and within 1% of it from 0.6; pFabric loses up to 6.4% of its data packets, but only 15-25% of those drops are at the receiving ToR-host links (the rest at the senders' own NIC queues, where a drop costs no link capacity), and the capacity wasted on the senders' links is at most 1.5% of the data bytes sent. The collisions the paper describes happen, but in dcsim they waste too little capacity to make pFabric slower than PASE; the paper does not give the numbers (loss, waste) that would show where its pFabric differs.",
         ),
-        claim(
-            "pase-similar-to-pfabric",
-            "4.2",
-            "",
-            "whereas it achieves similar performance (< 6% difference in AFCTs) compared to pFabric in the following two cases: (a) single bottleneck scenarios and (b) when the network load is typically less than 80%.",
-            "PASE's AFCT within 6% of pFabric's on a single bottleneck (the testbed rack) and on the left-right tree below load 0.8",
-            &[SIMILAR_6],
-            Setting { scenarios: &["pase-testbed", "pase-left-right"], deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES, "single bottleneck: the testbed rack (nine clients to one server, with its long-lived flow)"], ..LR },
-            &[],
-            similar_to_pfabric,
-        ),
-        claim(
-                "pase-vs-deployment-friendly",
-                "abstract; 1",
-                "Figures 6-9",
+        Claim::new(Paper::Pase, "pase-similar-to-pfabric", "4.2", "")
+            .says(
+                "whereas it achieves similar performance (< 6% difference in AFCTs) compared to pFabric in the following two cases: (a) single bottleneck scenarios and (b) when the network load is typically less than 80%.",
+                "PASE's AFCT within 6% of pFabric's on a single bottleneck (the testbed rack) and on the left-right tree below load 0.8",
+            )
+            .reads(&[SIMILAR_6])
+            .on(Setting { scenarios: &["pase-testbed", "pase-left-right"], deviations: &[LEFT_RIGHT, PORTS, PFABRIC_TESTBED_RTT, CHOICES, "single bottleneck: the testbed rack (nine clients to one server, with its long-lived flow)"], ..LR })
+            .measured_by(similar_to_pfabric),
+        Claim::new(Paper::Pase, "pase-vs-deployment-friendly", "abstract; 1", "Figures 6-9")
+            .says(
                 "Compared to deployment friendly options, PASE improves the average FCT (AFCT) by 40% to 60% for various scenarios.",
                 "on the left-right and all-to-all scenarios PASE's AFCT is 40% to 60% below DCTCP's and L2DCT's",
-                &[FRIENDLY[0], FRIENDLY[1], FRIENDLY[2], FRIENDLY_IMPROVES],
-                Setting { scenarios: &["pase-left-right", "pase-all-to-all"], quick: Size { xs: &[0.5], ..LR.quick }, full: Size { xs: &[0.3, 0.5, 0.7, 0.9], ..LR.full }, ..LR },
-                &[],
-                vs_deployment_friendly,
-            ),
-        claim(
-            "pase-optimizations-overhead",
-            "4.3.1",
-            "Figure 11(b)",
-            "Observe that these optimizations provide up to 50% reduction in arbitration overhead especially at high loads.",
-            "early pruning and delegation cut the arbitration messages on the left-right tree by up to 50%, most at high load",
-            &[OVERHEAD_UP_TO, OVERHEAD_NONE_ABOVE, OVERHEAD_REDUCES, OVERHEAD_HIGH],
-            LR,
-            &[],
-            optimizations_overhead,
-        ),
-        claim(
-            "pase-optimizations-afct",
-            "4.3.1",
-            "Figure 11(a)",
-            "Figure 11(a) shows that these optimizations also improve the AFCT by 4-10% across all loads. This happens because of delegation, which reduces the arbitration delays.",
-            "early pruning and delegation lower PASE's AFCT by 4% to 10% at every load",
-            &[AFCT_GAIN[0], AFCT_GAIN[1], AFCT_GAIN[2], AFCT_IMPROVES],
-            LR,
-            &[SERVICE_1US, SERVICE_10US],
-            optimizations_afct,
-        )
+            )
+            .reads(&[FRIENDLY[0], FRIENDLY[1], FRIENDLY[2], FRIENDLY_IMPROVES])
+            .on(Setting { scenarios: &["pase-left-right", "pase-all-to-all"], quick: Size { xs: &[0.5], ..LR.quick }, full: Size { xs: &[0.3, 0.5, 0.7, 0.9], ..LR.full }, ..LR })
+            .measured_by(vs_deployment_friendly),
+        Claim::new(Paper::Pase, "pase-optimizations-overhead", "4.3.1", "Figure 11(b)")
+            .says(
+                "Observe that these optimizations provide up to 50% reduction in arbitration overhead especially at high loads.",
+                "early pruning and delegation cut the arbitration messages on the left-right tree by up to 50%, most at high load",
+            )
+            .reads(&[OVERHEAD_UP_TO, OVERHEAD_NONE_ABOVE, OVERHEAD_REDUCES, OVERHEAD_HIGH])
+            .on(LR)
+            .measured_by(optimizations_overhead),
+        Claim::new(Paper::Pase, "pase-optimizations-afct", "4.3.1", "Figure 11(a)")
+            .says(
+                "Figure 11(a) shows that these optimizations also improve the AFCT by 4-10% across all loads. This happens because of delegation, which reduces the arbitration delays.",
+                "early pruning and delegation lower PASE's AFCT by 4% to 10% at every load",
+            )
+            .reads(&[AFCT_GAIN[0], AFCT_GAIN[1], AFCT_GAIN[2], AFCT_IMPROVES])
+            .on(LR)
+            .with_variants(&[SERVICE_1US, SERVICE_10US])
+            .measured_by(optimizations_afct)
         .discussing(
             "Checked: PASE with and without early pruning and delegation at every load, and again with arbitrators that take 1 us and 10 us per control message (a FIFO server each; the paper gives no processing time). The data: with instant arbitrators the optimizations change the AFCT by -3.9% to +1.9% (they cut arbitration messages by up to 52%, pase-optimizations-overhead); with 10 us per message they gain 5.7% at 0.8 and 11% at 0.9, the size the paper reports, but under 0.4% below load 0.6, where the paper still reports 4% or more. The gain grows with the arbitrators' service time, as the paper's explanation (delegation reduces the arbitration delays) predicts; the paper does not say how long its arbitrators take, so the default stays at no processing time.",
         ),
-        claim(
-            "pase-end-to-end-arbitration",
-            "4.3.1",
-            "Figure 12(a)",
-            "Figure 12(a) shows that end-to-end arbitration leads to significant improvements (up to 60%) in AFCTs across a wide range of loads.",
-            "on the left-right tree, end-to-end arbitration gives a lower AFCT than local arbitration alone, by up to 60%",
-            &[E2E_UP_TO, E2E_NONE_ABOVE, E2E_BETTER, E2E_SIGNIFICANT],
-            LR,
-            &[],
-            end_to_end,
-        )
+        Claim::new(Paper::Pase, "pase-end-to-end-arbitration", "4.3.1", "Figure 12(a)")
+            .says(
+                "Figure 12(a) shows that end-to-end arbitration leads to significant improvements (up to 60%) in AFCTs across a wide range of loads.",
+                "on the left-right tree, end-to-end arbitration gives a lower AFCT than local arbitration alone, by up to 60%",
+            )
+            .reads(&[E2E_UP_TO, E2E_NONE_ABOVE, E2E_BETTER, E2E_SIGNIFICANT])
+            .on(LR)
+            .measured_by(end_to_end)
         .discussing(
             "Checked: PASE with the switches' arbitrators (end-to-end) against the endpoints alone (local_only), at every load on the left-right tree, three seeds each, with AFCT and drops per port role. The data: end-to-end arbitration is slower, not faster: its AFCT is 0.2% above local arbitration's at 0.1 and 11% above at 0.9, and at 0.9 it drops more at the ToR uplinks, the inter-rack bottleneck (7,708 against 6,233 packets over three seeds; below 0.9 at most 143 either way). So the contention the paper says local arbitration cannot see is there, but dcsim's end-to-end arbitration does not relieve it. dcsim's arbitrators answer at once (arbitrator_service_us 0); the arbitration messages still take their round trips up the tree, and the queue and rate a flow gets is the lowest its path's arbitrators give (docs/protocols/pase.md), so the core's arbitrator can only lower what the endpoints give; why that costs more than it gains here is not established. The arbitration details the paper leaves open are options (docs/protocols/pase.md); none was tuned to move this verdict.",
         ),
-        claim(
-            "pase-priority-queues",
-            "4.3.2",
-            "Figure 12(b)",
-            "Figure 12(b) shows that using 4 queues provide significant improvement in AFCT at loads ≥ 70%. However, increasing the number of queues beyond this provides only marginal improvement in AFCT.",
-            "left-right tree: 4 priority queues clearly beat 3 from load 0.7; 6 and 8 are comparable to 4",
-            &[Q4_SIGNIFICANT, Q4_ORDER, Q_MARGINAL],
-            LR,
-            &[],
-            queues,
-        ),
-        claim(
-            "pase-reference-rate",
-            "4.3.2",
-            "Figure 13(a)",
-            "As shown in Figure 13(a), leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP.",
-            "intra-rack traffic on a rack of 20 hosts: PASE's AFCT is half PASE-DCTCP's",
-            &[REF_RATE_SMALLER, REF_RATE],
-            Setting {
+        Claim::new(Paper::Pase, "pase-priority-queues", "4.3.2", "Figure 12(b)")
+            .says(
+                "Figure 12(b) shows that using 4 queues provide significant improvement in AFCT at loads ≥ 70%. However, increasing the number of queues beyond this provides only marginal improvement in AFCT.",
+                "left-right tree: 4 priority queues clearly beat 3 from load 0.7; 6 and 8 are comparable to 4",
+            )
+            .reads(&[Q4_SIGNIFICANT, Q4_ORDER, Q_MARGINAL])
+            .on(LR)
+            .measured_by(queues),
+        Claim::new(Paper::Pase, "pase-reference-rate", "4.3.2", "Figure 13(a)")
+            .says(
+                "As shown in Figure 13(a), leveraging reference rate results in AFCTs of PASE to be 50% smaller than the AFCTs for PASE-DCTCP.",
+                "intra-rack traffic on a rack of 20 hosts: PASE's AFCT is half PASE-DCTCP's",
+            )
+            .reads(&[REF_RATE_SMALLER, REF_RATE])
+            .on(Setting {
                 scenarios: &["pase-all-to-all"],
                 deviations: &["one rack of 20 hosts at 1 Gbps, 10 us per link, random pairs (Figure 13(a)'s caption: \"the intra-rack scenario with 20 nodes\")", PORTS, CHOICES],
                 ..LR
-            },
-            &[],
-            reference_rate,
-        ),
-        claim(
-            "pase-probing",
-            "4.3.2",
-            "",
-            "We found that using probing improves performance by ≈2.4% and ≈11% at 80% and 90% loads, respectively in the all-to-all intra-rack scenario.",
-            "all-to-all intra-rack traffic: probing in the lowest queue lowers AFCT by about 2.4% at load 0.8 and 11% at 0.9",
-            &[PROBING_IMPROVES, PROBING_80, PROBING_90],
-            Setting { quick: Size { xs: &[0.8, 0.9], flows: &[800], ..A2A.quick }, full: Size { xs: &[0.8, 0.9], flows: &[2000], seeds: &[1, 2, 3, 4, 5], ..A2A.full }, ..A2A },
-            &[],
-            probing,
-        ),
-        claim(
-            "pase-testbed",
-            "4.4",
-            "Figure 13(b)",
-            "Observe that PASE significantly outperforms DCTCP: it achieves ≈50%-60% smaller AFCTs compared to DCTCP.",
-            "on the testbed (nine clients send to one server over a 1 Gbps rack with one long-lived flow) PASE's AFCT is 50% to 60% below DCTCP's",
-            &[TESTBED[0], TESTBED[1], TESTBED[2], TESTBED_OUTPERFORMS, TESTBED_SIG],
-            TESTBED_SETTING,
-            &[DCTCP_ALPHA0, DCTCP_ALPHA1, DCTCP_RTO, DCTCP_DELACK, LONG_FLOW_CLIENT],
-            testbed,
-        ),
-        Claim {
-            applied: &TESTBED_PORTS,
-            ..claim(
-            "pase-strategies-deadlines",
-            "2.1",
-            "Figure 1",
-            "While at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization), at higher loads its performance approaches its fair-sharing counterpart, DCTCP. Moreover, both these [...] protocols perform much worse than pFabric at high loads",
-            "D2TCP's deadline awareness: clearly more deadlines met than DCTCP at low load (more than the 2 points the papers call similar), about the same at high load, both clearly below pFabric at high load",
-            &[D2TCP_PRIORITIZES, D2TCP_BEYOND_SIMILAR, D2TCP_APPROACHES, PFABRIC_MUCH_BETTER, PFABRIC_BETTER],
-            Setting {
+            })
+            .measured_by(reference_rate),
+        Claim::new(Paper::Pase, "pase-probing", "4.3.2", "")
+            .says(
+                "We found that using probing improves performance by ≈2.4% and ≈11% at 80% and 90% loads, respectively in the all-to-all intra-rack scenario.",
+                "all-to-all intra-rack traffic: probing in the lowest queue lowers AFCT by about 2.4% at load 0.8 and 11% at 0.9",
+            )
+            .reads(&[PROBING_IMPROVES, PROBING_80, PROBING_90])
+            .on(Setting { quick: Size { xs: &[0.8, 0.9], flows: &[800], ..A2A.quick }, full: Size { xs: &[0.8, 0.9], flows: &[2000], seeds: &[1, 2, 3, 4, 5], ..A2A.full }, ..A2A })
+            .measured_by(probing),
+        Claim::new(Paper::Pase, "pase-testbed", "4.4", "Figure 13(b)")
+            .says(
+                "Observe that PASE significantly outperforms DCTCP: it achieves ≈50%-60% smaller AFCTs compared to DCTCP.",
+                "on the testbed (nine clients send to one server over a 1 Gbps rack with one long-lived flow) PASE's AFCT is 50% to 60% below DCTCP's",
+            )
+            .reads(&[TESTBED[0], TESTBED[1], TESTBED[2], TESTBED_OUTPERFORMS, TESTBED_SIG])
+            .on(TESTBED_SETTING)
+            .with_variants(&[DCTCP_ALPHA0, DCTCP_ALPHA1, DCTCP_RTO, DCTCP_DELACK, LONG_FLOW_CLIENT])
+            .measured_by(testbed),
+        Claim::new(Paper::Pase, "pase-strategies-deadlines", "2.1", "Figure 1")
+            .says(
+                "While at low loads, D2TCP is able to meet deadlines (i.e., achieve prioritization), at higher loads its performance approaches its fair-sharing counterpart, DCTCP. Moreover, both these [...] protocols perform much worse than pFabric at high loads",
+                "D2TCP's deadline awareness: clearly more deadlines met than DCTCP at low load (more than the 2 points the papers call similar), about the same at high load, both clearly below pFabric at high load",
+            )
+            .reads(&[D2TCP_PRIORITIZES, D2TCP_BEYOND_SIMILAR, D2TCP_APPROACHES, PFABRIC_MUCH_BETTER, PFABRIC_BETTER])
+            .on(Setting {
                 scenarios: &["d2tcp-deadlines"],
                 axis: "loads",
                 quick: Size { flows: &[2000], seeds: &[1, 2, 3], xs: &[0.1, 0.9], requests: 0, per_scenario: &[] },
@@ -1016,19 +971,17 @@ pub fn claims() -> Vec<Claim> {
                     PFABRIC_TESTBED_RTT,
                     "D2TCP's B is the bytes never sent and d = 0.5 past the deadline (the ns-3 port's choices)",
                 ],
-            },
-            &[TABLE1_PORTS],
-            strategies,
-        )
-        },
-        claim(
-            "pase-pdq-switching",
-            "2.1",
-            "Figure 2",
-            "Figure 2: Comparison of PDQ (an arbitration based approach) with DCTCP. At high loads, PDQ's high flow switching overhead leads to poor performance.",
-            "at high loads (0.7 to 0.9) PDQ's AFCT is above DCTCP's",
-            &[PDQ_POOR],
-            Setting {
+            })
+            .applying(&TESTBED_PORTS)
+            .with_variants(&[TABLE1_PORTS])
+            .measured_by(strategies),
+        Claim::new(Paper::Pase, "pase-pdq-switching", "2.1", "Figure 2")
+            .says(
+                "Figure 2: Comparison of PDQ (an arbitration based approach) with DCTCP. At high loads, PDQ's high flow switching overhead leads to poor performance.",
+                "at high loads (0.7 to 0.9) PDQ's AFCT is above DCTCP's",
+            )
+            .reads(&[PDQ_POOR])
+            .on(Setting {
                 quick: Size { xs: &[0.9], ..A2A.quick },
                 full: Size { xs: &[0.7, 0.8, 0.9], ..A2A.full },
                 paper_size: "Figure 2's setting is not in the excerpts (section 2.1 runs ns-2; Figure 1 beside it replicates a D2TCP experiment)",
@@ -1038,9 +991,7 @@ pub fn claims() -> Vec<Claim> {
                     "PDQ with Early Start, Early Termination and Suppressed Probing (its open choices as docs/protocols/pdq.md lists them); no deadlines, so flows are scheduled by size",
                 ],
                 ..A2A
-            },
-            &[],
-            pdq_switching,
-        ),
+            })
+            .measured_by(pdq_switching),
     ]
 }
