@@ -133,7 +133,7 @@ pub fn data() -> &'static Data {
 const WORKLOADS: [(&str, &str); 3] = [("websearch", "web search"), ("datamining", "data mining"), ("imc10", "IMC10")];
 
 /// Figure 4's long flows: above 10 MB for web search and data mining,
-/// above 100 KB for IMC10 (the threshold of claims/phost.rs).
+/// above 100 KB for IMC10 (the threshold of claims/phost/section_4_2.rs).
 fn is_long(size: u64, workload: &str) -> bool {
     size > if workload == "imc10" { 100_000 } else { 10_000_000 }
 }
