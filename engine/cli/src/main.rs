@@ -16,39 +16,29 @@
 use clap::{Parser, Subcommand};
 use dcsim_core::metrics::Summary;
 use dcsim_core::report::{flows_csv, summary_csv};
-use dcsim_core::scenario::{ProtocolName, Scenario};
+use dcsim_core::scenario::Scenario;
 use dcsim_core::{prepare, RunOptions, RunOutput};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod cluster;
+mod output;
+mod pool;
 mod reproduce;
+mod scenario_file;
 mod serve;
 mod sweep;
+
+use output::write_file;
+use scenario_file::{find_scenarios, load, Overrides};
 
 #[derive(Parser)]
 #[command(name = "dcsim", version, about = "Packet-level datacenter transport simulator")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
-}
-
-/// Overrides of a scenario's values.
-#[derive(clap::Args, Clone, Default)]
-struct Overrides {
-    /// Protocol name (tcp, dctcp, pfabric, rcp, ideal, phost, fastpass, ...; an unknown name lists them all).
-    #[arg(long)]
-    protocol: Option<String>,
-    /// Offered load in (0, 1].
-    #[arg(long, allow_hyphen_values = true)]
-    load: Option<f64>,
-    /// Number of flows (open-loop workloads).
-    #[arg(long)]
-    flows: Option<u64>,
-    /// Random seed.
-    #[arg(long)]
-    seed: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -124,25 +114,6 @@ enum Cmd {
     /// Print the names and defaults the page reads from the engine, as the
     /// TypeScript module `web/src/engine/names.generated.ts`.
     Names,
-}
-
-fn load(path: &Path, o: &Overrides) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| dcsim_core::scenario::json_error(&path.display().to_string(), &text, &e))?;
-    if let Some(p) = &o.protocol {
-        s.protocol = ProtocolName::parse(p).map_err(|e| format!("--{e}"))?;
-    }
-    if let Some(l) = o.load {
-        s.workload.load = l;
-    }
-    if let Some(f) = o.flows {
-        s.workload.flows = f;
-    }
-    if let Some(x) = o.seed {
-        s.seed = x;
-    }
-    s.validate().map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(s)
 }
 
 /// Writes the trace events recorded so far as JSON lines.
@@ -292,10 +263,6 @@ fn print_summary(s: &Summary) {
     println!("simulated       {:.3} us in {} events", s.sim_time_us, s.events);
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-}
-
 /// Peak resident memory of this process, kilobytes (Linux).
 fn peak_rss_kb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -354,20 +321,6 @@ fn convergence_verdict(proto: &str, rows: &[(u64, f64, bool)]) -> String {
     format!("{proto:<10} {verdict}: mean slowdown {}{}", steps.join(", "), if all_stable { "" } else { "; a run reported UNSTABLE" })
 }
 
-fn find_scenarios(dir: Option<PathBuf>) -> PathBuf {
-    if let Some(d) = dir {
-        return d;
-    }
-    let mut cands = vec![PathBuf::from("scenarios"), PathBuf::from("../scenarios")];
-    if let Ok(exe) = std::env::current_exe() {
-        // engine/target/release/dcsim -> repository root
-        if let Some(root) = exe.ancestors().nth(4) {
-            cands.push(root.join("scenarios"));
-        }
-    }
-    cands.into_iter().find(|c| c.join("websearch-leaf-spine.json").exists()).unwrap_or_else(|| PathBuf::from("scenarios"))
-}
-
 /// One long benchmark run, for the convergence verdict: its flows, mean
 /// slowdown and whether dcsim's stability test found it stable.
 type LongRow = (u64, f64, bool);
@@ -411,7 +364,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 None => None,
             };
             let opts = RunOptions { trace: trace.is_some(), audit: false };
-            let asked = threads.unwrap_or_else(sweep::cores);
+            let asked = threads.unwrap_or_else(pool::cores);
             if asked == 0 {
                 return Err("--threads: must be at least 1".into());
             }

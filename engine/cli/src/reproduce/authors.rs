@@ -12,7 +12,7 @@
 //! column; a claim the simulator cannot express has none.
 
 use super::claims::{mean, span};
-use super::fmt;
+use super::format::fmt;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -133,7 +133,7 @@ pub fn data() -> &'static Data {
 const WORKLOADS: [(&str, &str); 3] = [("websearch", "web search"), ("datamining", "data mining"), ("imc10", "IMC10")];
 
 /// Figure 4's long flows: above 10 MB for web search and data mining,
-/// above 100 KB for IMC10 (the threshold of claims/phost.rs).
+/// above 100 KB for IMC10 (the threshold of claims/phost/section_4_2.rs).
 fn is_long(size: u64, workload: &str) -> bool {
     size > if workload == "imc10" { 100_000 } else { 10_000_000 }
 }
@@ -331,8 +331,10 @@ mod tests {
 
     #[test]
     fn each_value_lands_in_its_claims_row() {
+        use super::super::claim::Mode;
         use super::super::judge::Verdict;
-        use super::super::{report, Mode, Report, Row};
+        use super::super::lab::plan::Row;
+        use super::super::report::{self, Report};
         let registry = super::super::claims::registry();
         for id in KNOWN {
             assert!(registry.iter().any(|c| c.id == id), "{id} is not a claim of the registry");

@@ -1,13 +1,31 @@
 //! How the papers' words become bounds: every rule in one place, each with
 //! its reason, used by every claim alike (the report prints this table).
 //!
-//! A claim lists its readings ([`super::Reading`]): the words of its quote
+//! A claim lists its readings ([`Reading`]): the words of its quote
 //! it tests, the quantity, the bound and the rule that made the bound from
 //! the words. Checks test readings with the reading's bound or a narrower
 //! one, never a wider one (the CLI tests fail on a wider one).
 
-use super::judge::Bound;
+use super::bound::{Bound, Kind};
 use serde::Serialize;
+
+/// One quantitative reading of a claim's quote: the words it reads, the
+/// quantity, and the bound the rule makes of them.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Reading {
+    /// Key the checks name it by (unique within the claim).
+    pub key: &'static str,
+    /// The quote's words this reads ("within 4%").
+    pub says: &'static str,
+    /// The quantity ("pHost / pFabric mean slowdown").
+    pub of: &'static str,
+    /// The bound the words give.
+    pub bound: Bound,
+    /// Ordering or value.
+    pub kind: Kind,
+    /// The rule of [`readings`] that made the bound.
+    pub rule: Rule,
+}
 
 /// A rule that turns the papers' words into a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -58,6 +58,20 @@ pub fn t_quantile(df: usize) -> f64 {
     t.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
 }
 
+/// Mean of `v` (NaN when empty or when any value is NaN).
+pub fn mean(v: impl IntoIterator<Item = f64>) -> f64 {
+    let (mut s, mut n) = (0.0, 0usize);
+    for x in v {
+        s += x;
+        n += 1;
+    }
+    if n == 0 {
+        f64::NAN
+    } else {
+        s / n as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

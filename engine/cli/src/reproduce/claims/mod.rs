@@ -13,9 +13,12 @@
 //! runs asked for after the first `?` are never planned (the test
 //! `every_claim_is_planned_whole` catches it).
 
-use super::judge::{Bound, Check, Kind};
-use super::readings::{approx, Rule, APPROX};
-use super::{fmt, Job, Lab, Outcome, Reading, Size};
+use super::bound::{Bound, Kind};
+use super::claim::{Claim, Size};
+use super::format::fmt;
+use super::judge::Check;
+use super::lab::{Job, Lab, Outcome};
+use super::readings::{approx, Reading, Rule, APPROX};
 use dcsim_core::metrics::Summary;
 use dcsim_core::scenario::{ProtocolName, Scenario};
 
@@ -27,27 +30,19 @@ mod pfabric;
 mod phost;
 
 /// Every claim, in report order: the source papers', then the others'.
-pub fn registry() -> Vec<super::Claim> {
+pub fn registry() -> Vec<Claim> {
     [pfabric::claims(), phost::claims(), pdq::claims(), pase::claims(), other::claims()]
         .into_iter()
         .flatten()
-        .map(|c| super::Claim { cause: causes::of(c.id), ..c })
+        .map(|c| {
+            let cause = causes::of(c.id);
+            c.caused(cause)
+        })
         .collect()
 }
 
-/// Mean of `v` (NaN when empty or when any value is NaN).
-pub fn mean(v: impl IntoIterator<Item = f64>) -> f64 {
-    let (mut s, mut n) = (0.0, 0usize);
-    for x in v {
-        s += x;
-        n += 1;
-    }
-    if n == 0 {
-        f64::NAN
-    } else {
-        s / n as f64
-    }
-}
+/// The mean the registries use (see [`super::stats::mean`]).
+pub use super::stats::mean;
 
 /// "a to b" over `v` (or the one value).
 pub fn span(v: &[f64]) -> String {
@@ -201,4 +196,71 @@ pub fn up_to_checks(largest: &Reading, every: &Reading, quantity: &str, samples:
     let mut checks = vec![Check::of(largest, format!("largest over the axis ({}): {quantity}", label(hi)), samples[hi].clone())];
     checks.extend(samples.iter().enumerate().map(|(i, s)| Check::of(every, format!("{}: {quantity}", label(i)), s.clone())));
     checks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reproduce::claim::Paper;
+    use std::path::PathBuf;
+
+    /// The text the quotes are compared in: ligatures and typographic
+    /// quotes plain, the extraction's ⇥ for ×, and without white space or
+    /// hyphens (the excerpts break words across lines with a hyphen:
+    /// "bot-\ntleneck", which must match "bottleneck" and "near-\nideal"
+    /// "near-ideal" alike).
+    fn plain(s: &str) -> String {
+        let s = s
+            .replace('ﬁ', "fi")
+            .replace('ﬂ', "fl")
+            .replace('ﬀ', "ff")
+            .replace('ﬃ', "ffi")
+            .replace('ﬄ', "ffl")
+            .replace(['’', '‘'], "'")
+            .replace(['“', '”'], "\"")
+            .replace('⇥', "×");
+        s.chars().filter(|c| !c.is_whitespace() && *c != '-').collect()
+    }
+
+    /// Every quote a claim says is in the excerpts is there, word for word
+    /// (each part between "[...]"), in its paper's excerpt files of
+    /// `../shared/papers/` (when this checkout sits beside them).
+    #[test]
+    fn quotes_said_to_be_in_the_excerpts_are_there_word_for_word() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/papers");
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).map(|t| plain(&t));
+        let Ok(pfabric) = read("003_5127f2f10e0919c6.txt") else {
+            eprintln!("skipped: {} is not here", dir.display());
+            return;
+        };
+        let text = |p: Paper| -> String {
+            match p {
+                Paper::PFabric => pfabric.clone(),
+                Paper::PHost => read("001_a5918b41178178de.txt").unwrap(),
+                Paper::Pdq => read("004_c95b59bc1f42aa4c.txt").unwrap(),
+                Paper::Pase => read("000_cbc38bb7057dcdcc.txt").unwrap() + " " + &read("002_d3ec5008830fbfcd.txt").unwrap(),
+                Paper::D2tcp | Paper::L2dct => String::new(),
+            }
+        };
+        let mut missing = Vec::new();
+        for c in registry().iter().filter(|c| c.in_excerpt) {
+            let t = text(c.paper);
+            for part in c.quote.split("[...]").map(|p| plain(p.trim())).filter(|p| !p.is_empty()) {
+                if !t.contains(&part) {
+                    missing.push(format!("{}: {part:?}", c.id));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "quotes not found word for word in the excerpts:\n{}", missing.join("\n"));
+    }
+
+    /// Every cause names a claim, and says something.
+    #[test]
+    fn every_cause_is_a_claims() {
+        let reg = registry();
+        for id in causes::ids() {
+            let c = reg.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("a cause for {id}, which is no claim"));
+            assert!(c.cause.is_some_and(|k| k.why.len() > 80), "{id}: a cause without its evidence");
+        }
+    }
 }

@@ -1,10 +1,13 @@
 //! Claims of papers that are not among the project's sources, which its
 //! tests hold (D2TCP, L2DCT): reported in a section of their own.
 
-use super::super::judge::{Bound, Check, Kind};
-use super::super::readings::{approx, Rule};
-use super::super::{fmt, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size};
 use super::{by_point, grid, mean, span, with};
+use crate::reproduce::bound::{Bound, Kind};
+use crate::reproduce::claim::{Claim, Judged, Paper, Setting, Size};
+use crate::reproduce::format::fmt;
+use crate::reproduce::judge::Check;
+use crate::reproduce::lab::{Lab, Outcome};
+use crate::reproduce::readings::{approx, Reading, Rule};
 use dcsim_core::scenario::ProtocolName;
 use ProtocolName as P;
 
@@ -84,37 +87,23 @@ const SETTING: Setting = Setting {
 /// The D2TCP and L2DCT claims.
 pub fn claims() -> Vec<Claim> {
     vec![
-        Claim {
-            id: "d2tcp-fewer-missed-deadlines",
-            paper: Paper::D2tcp,
-            section: "abstract",
-            figure: "",
-            quote: "Using a small-scale implementation and at-scale simulations, we show that D2TCP reduces the fraction of missed deadlines compared to DCTCP and D3 by 75% and 50%, respectively.",
-            in_excerpt: false,
-            statement: "D2TCP misses about 75% fewer deadlines than DCTCP",
-            readings: &[REDUCES, FEWER_MISSED],
-            setting: SETTING,
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: d2tcp_missed,
-        },
-        Claim {
-            id: "l2dct-vs-d2tcp",
-            paper: Paper::L2dct,
-            section: "abstract",
-            figure: "",
-            quote: "(not quoted: the L2DCT paper's text is not available to this project) L2DCT misses fewer deadlines than D2TCP over a wide range of loads, though it does not know the deadlines",
-            in_excerpt: false,
-            statement: "L2DCT, deadline-unaware, meets more deadlines than D2TCP (the tests' paraphrase of the L2DCT abstract; its words could not be checked)",
-            readings: &[L2DCT_MORE],
-            setting: Setting { quick: Size { xs: &[0.2], ..SETTING.quick }, full: Size { xs: &[0.2, 0.5], ..SETTING.full }, ..SETTING },
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: l2dct_vs_d2tcp,
-        },
+        Claim::new(Paper::D2tcp, "d2tcp-fewer-missed-deadlines", "abstract", "")
+            .says(
+                "Using a small-scale implementation and at-scale simulations, we show that D2TCP reduces the fraction of missed deadlines compared to DCTCP and D3 by 75% and 50%, respectively.",
+                "D2TCP misses about 75% fewer deadlines than DCTCP",
+            )
+            .reads(&[REDUCES, FEWER_MISSED])
+            .on(SETTING)
+            .cited()
+            .measured_by(d2tcp_missed),
+        Claim::new(Paper::L2dct, "l2dct-vs-d2tcp", "abstract", "")
+            .says(
+                "(not quoted: the L2DCT paper's text is not available to this project) L2DCT misses fewer deadlines than D2TCP over a wide range of loads, though it does not know the deadlines",
+                "L2DCT, deadline-unaware, meets more deadlines than D2TCP (the tests' paraphrase of the L2DCT abstract; its words could not be checked)",
+            )
+            .reads(&[L2DCT_MORE])
+            .on(Setting { quick: Size { xs: &[0.2], ..SETTING.quick }, full: Size { xs: &[0.2, 0.5], ..SETTING.full }, ..SETTING })
+            .cited()
+            .measured_by(l2dct_vs_d2tcp),
     ]
 }

@@ -2,10 +2,13 @@
 //! excerpt covers section 5.1's setup and the start of 5.2: query
 //! aggregation with deadlines, Figure 3).
 
-use super::super::judge::{Bound, Check, Kind};
-use super::super::readings::{Rule, SIMILAR_DEADLINES};
-use super::super::{fmt, Applied, Claim, Judged, Lab, Outcome, Paper, Reading, Setting, Size};
 use super::{by_point, grid, mean, span, Grid};
+use crate::reproduce::bound::{Bound, Kind};
+use crate::reproduce::claim::{Claim, Judged, Paper, Setting, Size};
+use crate::reproduce::format::fmt;
+use crate::reproduce::judge::Check;
+use crate::reproduce::lab::{Applied, Lab, Outcome};
+use crate::reproduce::readings::{Reading, Rule, SIMILAR_DEADLINES};
 use dcsim_core::protocol::pdq::params::PdqParams;
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use dcsim_core::workload::{MatrixSpec, SizeSpec};
@@ -306,74 +309,58 @@ const QUERIES: Setting = Setting {
 
 /// The PDQ paper's claims.
 pub fn claims() -> Vec<Claim> {
-    let claim = |id, figure, quote, statement, readings, setting, measure| Claim {
-        id,
-        paper: Paper::Pdq,
-        section: "5.2.1",
-        figure,
-        quote,
-        in_excerpt: true,
-        statement,
-        readings,
-        setting,
-        applied: &[RCP_COUNTS],
-        variants: &[],
-        discussion: "",
-        cause: None,
-        measure,
-    };
     vec![
-        claim(
-            "pdq-near-optimal",
-            "Figure 3(a)",
-            "We observe that PDQ has near-optimal application throughput across a wide range of loads (Figure 3a).",
-            "on deadline-constrained query aggregation PDQ(Full) meets nearly as many deadlines as the optimal scheduler at every number of flows per query",
-            &[NEAR_OPTIMAL] as &[Reading],
-            QUERIES,
-            near_optimal as fn(&Lab, &Size) -> Option<Judged>,
-        ),
-        claim(
-            "pdq-early-start",
-            "Figure 3(a)",
-            "Figure 3a demonstrates that Early Start is very effective for short flows. By contrast, PDQ(Basic) has much lower application throughput, especially during heavy system load because of the long down time between flow switching.",
-            "PDQ(Basic) meets clearly fewer deadlines than PDQ with Early Start, the more so the more flows per query",
-            &[ES_HELPS, ES_MUCH, ES_HEAVY],
-            QUERIES,
-            early_start,
-        ),
-        claim(
-            "pdq-early-termination",
-            "Figure 3(a)",
-            "Early Termination further improves performance by discarding flows that cannot meet their deadline.",
-            "PDQ(ES+ET) meets more deadlines than PDQ(ES) under heavy load (25 and 50 flows per query)",
-            &[ET_HELPS],
-            QUERIES,
-            early_termination,
-        ),
-        claim(
-            "pdq-baselines-fall-with-flows",
-            "Figure 3(a)",
-            "Moreover, Figure 3a demonstrates that, as the number of concurrent flows increases, the application throughput of D3, RCP and TCP decreases significantly.",
-            "D3, RCP and TCP meet clearly fewer deadlines with 50 flows per query than with a few",
-            &[FALLS, FALLS_MUCH],
-            QUERIES,
-            baselines_fall,
-        ),
-        claim(
-            "pdq-flow-size",
-            "Figure 3(b)",
-            "Figure 3b shows that as the flow size increases, the performance of deadline-agnostic schemes (TCP and RCP) degrades considerably",
-            "with 3 flows per query and mean flow sizes from 100 KB to 1 MB, TCP and RCP meet clearly fewer deadlines as flows grow (the sentence goes on about PDQ past the end of the excerpt)",
-            &[SIZE_FALLS, SIZE_FALLS_MUCH],
-            Setting {
+        Claim::new(Paper::Pdq, "pdq-near-optimal", "5.2.1", "Figure 3(a)")
+            .says(
+                "We observe that PDQ has near-optimal application throughput across a wide range of loads (Figure 3a).",
+                "on deadline-constrained query aggregation PDQ(Full) meets nearly as many deadlines as the optimal scheduler at every number of flows per query",
+            )
+            .reads(&[NEAR_OPTIMAL])
+            .on(QUERIES)
+            .applying(&[RCP_COUNTS])
+            .measured_by(near_optimal),
+        Claim::new(Paper::Pdq, "pdq-early-start", "5.2.1", "Figure 3(a)")
+            .says(
+                "Figure 3a demonstrates that Early Start is very effective for short flows. By contrast, PDQ(Basic) has much lower application throughput, especially during heavy system load because of the long down time between flow switching.",
+                "PDQ(Basic) meets clearly fewer deadlines than PDQ with Early Start, the more so the more flows per query",
+            )
+            .reads(&[ES_HELPS, ES_MUCH, ES_HEAVY])
+            .on(QUERIES)
+            .applying(&[RCP_COUNTS])
+            .measured_by(early_start),
+        Claim::new(Paper::Pdq, "pdq-early-termination", "5.2.1", "Figure 3(a)")
+            .says(
+                "Early Termination further improves performance by discarding flows that cannot meet their deadline.",
+                "PDQ(ES+ET) meets more deadlines than PDQ(ES) under heavy load (25 and 50 flows per query)",
+            )
+            .reads(&[ET_HELPS])
+            .on(QUERIES)
+            .applying(&[RCP_COUNTS])
+            .measured_by(early_termination),
+        Claim::new(Paper::Pdq, "pdq-baselines-fall-with-flows", "5.2.1", "Figure 3(a)")
+            .says(
+                "Moreover, Figure 3a demonstrates that, as the number of concurrent flows increases, the application throughput of D3, RCP and TCP decreases significantly.",
+                "D3, RCP and TCP meet clearly fewer deadlines with 50 flows per query than with a few",
+            )
+            .reads(&[FALLS, FALLS_MUCH])
+            .on(QUERIES)
+            .applying(&[RCP_COUNTS])
+            .measured_by(baselines_fall),
+        Claim::new(Paper::Pdq, "pdq-flow-size", "5.2.1", "Figure 3(b)")
+            .says(
+                "Figure 3b shows that as the flow size increases, the performance of deadline-agnostic schemes (TCP and RCP) degrades considerably",
+                "with 3 flows per query and mean flow sizes from 100 KB to 1 MB, TCP and RCP meet clearly fewer deadlines as flows grow (the sentence goes on about PDQ past the end of the excerpt)",
+            )
+            .reads(&[SIZE_FALLS, SIZE_FALLS_MUCH])
+            .on(Setting {
                 scenarios: &["pdq-query-aggregation-1000kb"],
                 axis: "mean flow size (KB)",
                 quick: Size { flows: &[], seeds: &[1, 2, 3], xs: &[100.0, 1000.0], requests: 20, per_scenario: &[] },
                 full: Size { flows: &[], seeds: &[1, 2, 3, 4, 5], xs: &[100.0, 400.0, 700.0, 1000.0], requests: 20, per_scenario: &[] },
                 paper_size: PAPER_SIZE,
                 deviations: &[CHOICES, "sizes uniform in [mean / 50, 2 mean - mean / 50] (the paper: uniform with the given mean)"],
-            },
-            flow_size,
-        ),
+            })
+            .applying(&[RCP_COUNTS])
+            .measured_by(flow_size),
     ]
 }

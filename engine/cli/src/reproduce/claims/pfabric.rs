@@ -1,10 +1,13 @@
 //! The pFabric paper's claims (Alizadeh et al., SIGCOMM 2013, section 5;
 //! the excerpt covers 5.1's workloads through 5.4.1's first paragraphs).
 
-use super::super::judge::{Bound, Check, Kind};
-use super::super::readings::{approx, comparable, significantly_above, Rule};
-use super::super::{fmt, Applied, Claim, Judged, Lab, Paper, Reading, Setting, Size, Variant};
 use super::{by_point, grid, mean, pct, range_checks, range_readings, span, with, Grid};
+use crate::reproduce::bound::{Bound, Kind};
+use crate::reproduce::claim::{Claim, Judged, Paper, Setting, Size, Variant};
+use crate::reproduce::format::fmt;
+use crate::reproduce::judge::Check;
+use crate::reproduce::lab::{Applied, Lab};
+use crate::reproduce::readings::{approx, comparable, significantly_above, Reading, Rule};
 use dcsim_core::metrics::FlowRecord;
 use dcsim_core::scenario::{ProtocolName, Scenario};
 use dcsim_core::workload::{MatrixSpec, SizeSpec};
@@ -73,7 +76,7 @@ fn incast(lab: &Lab, p: ProtocolName, n: f64) -> Scenario {
 
 /// Per request (over every seed's runs): its completion time (last end
 /// minus first start) and its flows' mean completion time, ms.
-fn requests(outcomes: &[&super::super::Outcome]) -> (Vec<f64>, Vec<f64>) {
+fn requests(outcomes: &[&crate::reproduce::lab::Outcome]) -> (Vec<f64>, Vec<f64>) {
     let (mut rct, mut fct) = (Vec::new(), Vec::new());
     for o in outcomes {
         let mut by: BTreeMap<u32, Vec<&FlowRecord>> = BTreeMap::new();
@@ -604,81 +607,38 @@ const ONE_PACKET: Setting = Setting {
 
 /// The pFabric paper's claims.
 pub fn claims() -> Vec<Claim> {
-    let figure7 = |id, figure, quote, statement, readings, setting, measure| Claim {
-        id,
-        paper: Paper::PFabric,
-        section: "5.4.1",
-        figure,
-        quote,
-        in_excerpt: true,
-        statement,
-        readings,
-        setting,
-        applied: &[PFABRIC_RTT],
-        variants: &[PHOST_TIMING],
-        discussion: "",
-        cause: None,
-        measure,
-    };
     vec![
-        Claim {
-            id: "pfabric-seamless-switching",
-            paper: Paper::PFabric,
-            section: "5.3",
-            figure: "Figure 5(a)",
-            quote: "We observe that the flows are indeed scheduled one-by-one and at each time, one flow grabs all the bottleneck's bandwidth (10Gbps). [...] The last of the 5 flows completes after ∼80.15ms. This is only 150µs larger then the best possible completion time of 80ms for a 100MB transfer at 10Gbps.",
-            in_excerpt: true,
-            statement: "5 flows of 20 MB start together towards one 10 Gbps port; pFabric serves them one after another at line rate, and the last ends 150 us after the 80 ms ideal",
-            readings: &[SEAMLESS_GAP, SEAMLESS_OVERHEAD],
-            setting: SEAMLESS,
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: seamless,
-        },
-        Claim {
-            id: "pfabric-incast-81ms",
-            paper: Paper::PFabric,
-            section: "5.3",
-            figure: "Figure 6(a)",
-            quote: "pFabric is almost as good achieving a total request completion time of 81.1ms at 50 senders. The small increase is due to the slight [...] overhead of serially scheduling flows with pFabric.",
-            in_excerpt: true,
-            statement: "a 100 MB request striped over 50 senders completes 1.1 ms after the 80 ms the receiver's link needs: the overhead of switching between flows",
-            readings: &[INCAST_81],
-            setting: Setting { quick: Size { xs: &[50.0], ..INCAST_QUICK }, full: Size { xs: &[50.0], ..INCAST_FULL }, ..INCAST },
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: incast_81ms,
-        },
-        Claim {
-            id: "pfabric-incast-dctcp-and-serial",
-            paper: Paper::PFabric,
-            section: "5.3",
-            figure: "Figure 6",
-            quote: "DCTCP does the best and achieves a near-ideal request complete time of 80ms across all number of senders. [...] However, as expected, serial flow scheduling significantly improves the average individual flow completion times (Figure 6(b)) for pFabric compared to DCTCP and TCP-DropTail which are more fair across flows.",
-            in_excerpt: true,
-            statement: "on incast DCTCP completes requests in about 80 ms and no later than pFabric, while pFabric's serial scheduling gives the individual flows clearly lower completion times than DCTCP's fair sharing",
-            readings: &[INCAST_DCTCP_80, INCAST_DCTCP_BEST, INCAST_SERIAL_ORDER, INCAST_SERIAL],
-            setting: INCAST,
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: incast_schemes,
-        },
-        Claim {
-            id: "pfabric-incast-pdq",
-            paper: Paper::PFabric,
-            section: "5.3",
-            figure: "Figure 6(b)",
-            quote: "PDQ also exhibits a similar behavior as pFabric since it aims to mimic the same kind of flow scheduling, however it has slightly higher overhead in flow switching and consequently shows slightly worse performance as the number of flows increases.",
-            in_excerpt: true,
-            statement: "on incast PDQ's individual flow completion times are comparable to pFabric's, slightly worse at the most senders and more so as the senders grow",
-            readings: &[PDQ_SIMILAR, PDQ_WORSE, PDQ_WORSENS],
-            setting: Setting {
+        Claim::new(Paper::PFabric, "pfabric-seamless-switching", "5.3", "Figure 5(a)")
+            .says(
+                "We observe that the flows are indeed scheduled one-by-one and at each time, one flow grabs all the bottleneck's bandwidth (10Gbps). [...] The last of the 5 flows completes after ∼80.15ms. This is only 150µs larger then the best possible completion time of 80ms for a 100MB transfer at 10Gbps.",
+                "5 flows of 20 MB start together towards one 10 Gbps port; pFabric serves them one after another at line rate, and the last ends 150 us after the 80 ms ideal",
+            )
+            .reads(&[SEAMLESS_GAP, SEAMLESS_OVERHEAD])
+            .on(SEAMLESS)
+            .measured_by(seamless),
+        Claim::new(Paper::PFabric, "pfabric-incast-81ms", "5.3", "Figure 6(a)")
+            .says(
+                "pFabric is almost as good achieving a total request completion time of 81.1ms at 50 senders. The small increase is due to the slight [...] overhead of serially scheduling flows with pFabric.",
+                "a 100 MB request striped over 50 senders completes 1.1 ms after the 80 ms the receiver's link needs: the overhead of switching between flows",
+            )
+            .reads(&[INCAST_81])
+            .on(Setting { quick: Size { xs: &[50.0], ..INCAST_QUICK }, full: Size { xs: &[50.0], ..INCAST_FULL }, ..INCAST })
+            .measured_by(incast_81ms),
+        Claim::new(Paper::PFabric, "pfabric-incast-dctcp-and-serial", "5.3", "Figure 6")
+            .says(
+                "DCTCP does the best and achieves a near-ideal request complete time of 80ms across all number of senders. [...] However, as expected, serial flow scheduling significantly improves the average individual flow completion times (Figure 6(b)) for pFabric compared to DCTCP and TCP-DropTail which are more fair across flows.",
+                "on incast DCTCP completes requests in about 80 ms and no later than pFabric, while pFabric's serial scheduling gives the individual flows clearly lower completion times than DCTCP's fair sharing",
+            )
+            .reads(&[INCAST_DCTCP_80, INCAST_DCTCP_BEST, INCAST_SERIAL_ORDER, INCAST_SERIAL])
+            .on(INCAST)
+            .measured_by(incast_schemes),
+        Claim::new(Paper::PFabric, "pfabric-incast-pdq", "5.3", "Figure 6(b)")
+            .says(
+                "PDQ also exhibits a similar behavior as pFabric since it aims to mimic the same kind of flow scheduling, however it has slightly higher overhead in flow switching and consequently shows slightly worse performance as the number of flows increases.",
+                "on incast PDQ's individual flow completion times are comparable to pFabric's, slightly worse at the most senders and more so as the senders grow",
+            )
+            .reads(&[PDQ_SIMILAR, PDQ_WORSE, PDQ_WORSENS])
+            .on(Setting {
                 deviations: &[
                     LEAF_SPINE,
                     "100 MB counted on the wire (66,667 packets of 1500 B), so the ideal is 80 ms",
@@ -687,105 +647,85 @@ pub fn claims() -> Vec<Claim> {
                     "PDQ with Early Start, Early Termination and Suppressed Probing (per-flow paths; its open choices as docs/protocols/pdq.md lists them); \"performance\" read as Figure 6(b)'s individual flow completion times, which the sentence before discusses (request completion times in the notes)",
                 ],
                 ..INCAST
-            },
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: incast_pdq,
-        },
-        Claim {
-            id: "pfabric-probe-mode",
-            paper: Paper::PFabric,
-            section: "5.3",
-            figure: "Figure 5(b)",
-            quote: "We observe that without probe mode, the loss rate rises sharply from ∼4.8% to ∼38.5% as the number of flows increases. [...] As expected, the probe mode significantly lowers the loss rate (to under 5.5% with 50 flows)",
-            in_excerpt: true,
-            statement: "with up to 50 flows of 20 MB towards one port, the loss rate without probe mode rises from about 4.8% to about 38.5%; probe mode keeps it under 5.5% at 50 flows",
-            readings: &[PROBE_LOW, PROBE_HIGH, PROBE_RISES, PROBE_UNDER, PROBE_LOWERS_ORDER, PROBE_LOWERS],
-            setting: PROBE,
-            applied: &[],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: probe_mode,
-        },
-        figure7(
-            "pfabric-websearch-near-ideal",
-            "Figure 7(a)",
-            "pFabric's performance is within ∼0.7-17.8% of the Ideal scheme for the web search workload",
-            "web search on the leaf-spine, loads 0.1 to 0.8: pFabric's mean normalized FCT is 0.7% above Ideal's at its closest and 17.8% at its farthest",
-            &WS_IDEAL,
-            FIG7_WS,
-            ws_near_ideal,
-        ),
-        figure7(
-            "pfabric-datamining-near-ideal",
-            "Figure 7(b)",
-            "pFabric's performance is within ∼0.7-17.8% of the Ideal scheme for the web search workload and within ∼1.7–10.6% for the data mining workload",
-            "data mining on the leaf-spine, loads 0.1 to 0.8: pFabric's mean normalized FCT is 1.7% above Ideal's at its closest and 10.6% at its farthest",
-            &DM_IDEAL,
-            FIG7_DM,
-            dm_near_ideal,
-        ),
-        figure7(
-            "pfabric-websearch-below-pdq",
-            "Figure 7(a)",
-            "Compared to PDQ, the average FCT with pFabric is ∼19-39% lower in the web search workload",
-            "web search, loads 0.1 to 0.8: pFabric's average FCT is 19% to 39% below PDQ's",
-            &[WS_PDQ[0], WS_PDQ[1], WS_PDQ[2], WS_PDQ_LOWER],
-            FIG7_WS,
-            ws_below_pdq,
-        ),
-        figure7(
-            "pfabric-datamining-below-pdq",
-            "Figure 7(b)",
-            "Compared to PDQ, the average FCT with pFabric is ∼19-39% lower in the web search workload and ∼40-50% lower in the data mining workload",
-            "data mining, loads 0.1 to 0.8: pFabric's average FCT is 40% to 50% below PDQ's",
-            &[DM_PDQ[0], DM_PDQ[1], DM_PDQ[2], DM_PDQ_LOWER],
-            FIG7_DM,
-            dm_below_pdq,
-        ),
-        figure7(
-            "pfabric-better-than-others",
-            "Figure 7",
-            "We observe that for both workloads the average FCT with pFabric is very close to that of the Ideal flow scheduling scheme and is significantly better than for the other schemes.",
-            "on both workloads at every load, PDQ, DCTCP and TCP-DropTail have clearly higher mean normalized FCT than pFabric",
-            &[BETTER_ORDER, BETTER_SIGNIFICANT],
-            FIG7_BOTH,
-            better_than_others,
-        ),
-        Claim {
-            id: "pfabric-short-and-long-flows",
-            paper: Paper::PFabric,
-            section: "abstract; 5.4.1",
-            figure: "Figures 8-9",
-            quote: "In this paper we present pFabric, a minimalistic datacenter transport design that provides near theoretically optimal flow completion times even at the 99th percentile for short flows, while still minimizing average flow completion time for long flows.",
-            in_excerpt: false,
-            statement: "on both workloads at every load, pFabric's 99th-percentile normalized FCT of short flows (below 100 KB) and its mean normalized FCT of long flows (above 10 MB) are comparable to Ideal's (Figures 8 and 9 break the FCT down by these sizes; their discussion is past the end of the excerpt)",
-            readings: &[SHORT_TAIL, LONG_MEAN],
-            setting: FIG7_BOTH,
-            applied: &[PFABRIC_RTT],
-            variants: &[PHOST_TIMING],
-            discussion: "",
-            cause: None,
-            measure: short_and_long,
-        },
-        Claim {
-            id: "pfabric-pdq-one-packet-two-rtts",
-            paper: Paper::PFabric,
-            section: "5.4.1",
-            figure: "",
-            quote: "It is important to note that PDQ always requires one extra RTT of overhead for ﬂow initiation (SYN/SYN-ACK exchange) before a ﬂow can transmit. Because of this, PDQ's normalized FCT is at-least two for very small ﬂows that can ideally complete in one RTT.",
-            in_excerpt: true,
-            statement: "PDQ's flows start with a SYN round trip, so a one-packet flow's normalized FCT is at least 2",
-            readings: &[TWO_RTTS],
-            setting: ONE_PACKET,
-            applied: &[PFABRIC_RTT],
-            variants: &[],
-            discussion: "",
-            cause: None,
-            measure: pdq_one_packet,
-        },
+            })
+            .measured_by(incast_pdq),
+        Claim::new(Paper::PFabric, "pfabric-probe-mode", "5.3", "Figure 5(b)")
+            .says(
+                "We observe that without probe mode, the loss rate rises sharply from ∼4.8% to ∼38.5% as the number of flows increases. [...] As expected, the probe mode significantly lowers the loss rate (to under 5.5% with 50 flows)",
+                "with up to 50 flows of 20 MB towards one port, the loss rate without probe mode rises from about 4.8% to about 38.5%; probe mode keeps it under 5.5% at 50 flows",
+            )
+            .reads(&[PROBE_LOW, PROBE_HIGH, PROBE_RISES, PROBE_UNDER, PROBE_LOWERS_ORDER, PROBE_LOWERS])
+            .on(PROBE)
+            .measured_by(probe_mode),
+        Claim::new(Paper::PFabric, "pfabric-websearch-near-ideal", "5.4.1", "Figure 7(a)")
+            .says(
+                "pFabric's performance is within ∼0.7-17.8% of the Ideal scheme for the web search workload",
+                "web search on the leaf-spine, loads 0.1 to 0.8: pFabric's mean normalized FCT is 0.7% above Ideal's at its closest and 17.8% at its farthest",
+            )
+            .reads(&WS_IDEAL)
+            .on(FIG7_WS)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .measured_by(ws_near_ideal),
+        Claim::new(Paper::PFabric, "pfabric-datamining-near-ideal", "5.4.1", "Figure 7(b)")
+            .says(
+                "pFabric's performance is within ∼0.7-17.8% of the Ideal scheme for the web search workload and within ∼1.7–10.6% for the data mining workload",
+                "data mining on the leaf-spine, loads 0.1 to 0.8: pFabric's mean normalized FCT is 1.7% above Ideal's at its closest and 10.6% at its farthest",
+            )
+            .reads(&DM_IDEAL)
+            .on(FIG7_DM)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .measured_by(dm_near_ideal),
+        Claim::new(Paper::PFabric, "pfabric-websearch-below-pdq", "5.4.1", "Figure 7(a)")
+            .says(
+                "Compared to PDQ, the average FCT with pFabric is ∼19-39% lower in the web search workload",
+                "web search, loads 0.1 to 0.8: pFabric's average FCT is 19% to 39% below PDQ's",
+            )
+            .reads(&[WS_PDQ[0], WS_PDQ[1], WS_PDQ[2], WS_PDQ_LOWER])
+            .on(FIG7_WS)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .measured_by(ws_below_pdq),
+        Claim::new(Paper::PFabric, "pfabric-datamining-below-pdq", "5.4.1", "Figure 7(b)")
+            .says(
+                "Compared to PDQ, the average FCT with pFabric is ∼19-39% lower in the web search workload and ∼40-50% lower in the data mining workload",
+                "data mining, loads 0.1 to 0.8: pFabric's average FCT is 40% to 50% below PDQ's",
+            )
+            .reads(&[DM_PDQ[0], DM_PDQ[1], DM_PDQ[2], DM_PDQ_LOWER])
+            .on(FIG7_DM)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .measured_by(dm_below_pdq),
+        Claim::new(Paper::PFabric, "pfabric-better-than-others", "5.4.1", "Figure 7")
+            .says(
+                "We observe that for both workloads the average FCT with pFabric is very close to that of the Ideal flow scheduling scheme and is significantly better than for the other schemes.",
+                "on both workloads at every load, PDQ, DCTCP and TCP-DropTail have clearly higher mean normalized FCT than pFabric",
+            )
+            .reads(&[BETTER_ORDER, BETTER_SIGNIFICANT])
+            .on(FIG7_BOTH)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .measured_by(better_than_others),
+        Claim::new(Paper::PFabric, "pfabric-short-and-long-flows", "abstract; 5.4.1", "Figures 8-9")
+            .says(
+                "In this paper we present pFabric, a minimalistic datacenter transport design that provides near theoretically optimal flow completion times even at the 99th percentile for short flows, while still minimizing average flow completion time for long flows.",
+                "on both workloads at every load, pFabric's 99th-percentile normalized FCT of short flows (below 100 KB) and its mean normalized FCT of long flows (above 10 MB) are comparable to Ideal's (Figures 8 and 9 break the FCT down by these sizes; their discussion is past the end of the excerpt)",
+            )
+            .reads(&[SHORT_TAIL, LONG_MEAN])
+            .on(FIG7_BOTH)
+            .applying(&[PFABRIC_RTT])
+            .with_variants(&[PHOST_TIMING])
+            .cited()
+            .measured_by(short_and_long),
+        Claim::new(Paper::PFabric, "pfabric-pdq-one-packet-two-rtts", "5.4.1", "")
+            .says(
+                "It is important to note that PDQ always requires one extra RTT of overhead for ﬂow initiation (SYN/SYN-ACK exchange) before a ﬂow can transmit. Because of this, PDQ's normalized FCT is at-least two for very small ﬂows that can ideally complete in one RTT.",
+                "PDQ's flows start with a SYN round trip, so a one-packet flow's normalized FCT is at least 2",
+            )
+            .reads(&[TWO_RTTS])
+            .on(ONE_PACKET)
+            .applying(&[PFABRIC_RTT])
+            .measured_by(pdq_one_packet),
     ]
 }

@@ -1,31 +1,33 @@
 //! A reproduction split over many machines, as `sweep` splits a grid: the
 //! distinct runs of the selected claims (longest first, the order
-//! [`super::plan`] gives) belong round robin to the shards, run `k`
+//! [`super::plan::plan`] gives) belong round robin to the shards, run `k`
 //! (0-based) to shard `k mod n + 1`. Each shard keeps its outcomes in
 //! `DIR/runs/<hash>.json` beside `DIR/plan.json` (the mode, the filter and
 //! every run's file); `dcsim reproduce merge DIR` plans the same claims
-//! again, checks the plan is the same, and judges from the files: the
-//! report is the one an unsharded run writes, but for its wall time and
-//! thread count. The shard comes from `--shard M/N` or from a Slurm array's
-//! or a Kubernetes Indexed Job's environment ([`crate::sweep::shard_from_env`]).
+//! again, checks the plan is the same, and judges from the files
+//! (`crate::reproduce::report::merge`). The shard comes from `--shard M/N`
+//! or from a Slurm array's or a Kubernetes Indexed Job's environment
+//! ([`crate::cluster::shard_from_env`]).
 
-use super::{judge_all, plan, run_all, select, Claim, Job, Mode, Outcome, ReproduceArgs, Row};
-use crate::sweep::{plural, read_plan, shard_from_env, write_atomic, write_plan, EnvShard, Shard};
+use super::plan::plan;
+use super::{run_all, Job, Outcome};
+use crate::cluster::{read_plan, shard_from_env, write_plan, BatchArgs, EnvShard, Shard};
+use crate::output::{plural, write_atomic};
+use crate::reproduce::claim::{Claim, Mode};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// The result file of a run: `runs/` and the first 16 hex digits of the
 /// SHA-256 of its key (its scenario and where it stops).
-fn file_of(j: &Job) -> String {
+pub fn file_of(j: &Job) -> String {
     let h = Sha256::digest(j.key().as_bytes());
     format!("runs/{}.json", h.iter().take(8).map(|b| format!("{b:02x}")).collect::<String>())
 }
 
 /// The plan a reproduction writes and a merge checks (plan.json also
 /// records the job array that ran it, as a sweep's does).
-fn plan_value(mode: Mode, filter: &[String], jobs: &[Job]) -> Value {
+pub fn plan_value(mode: Mode, filter: &[String], jobs: &[Job]) -> Value {
     let runs: Vec<Value> = jobs
         .iter()
         .enumerate()
@@ -46,8 +48,9 @@ pub enum Requested {
 }
 
 /// The share this process runs, if any: `--shard`, else a job array's
-/// environment, else `--out-dir` alone (every run).
-pub fn requested(a: &ReproduceArgs) -> Result<Option<Requested>, String> {
+/// environment, else `--out-dir` alone (every run). `report`: whether a
+/// report file (CSV, Markdown, JSON) was asked for.
+pub fn requested(a: &BatchArgs, report: bool) -> Result<Option<Requested>, String> {
     let r = match &a.shard {
         Some(s) => Some(Requested::Given(Shard::parse(s)?)),
         None => shard_from_env(|k| std::env::var(k).ok())?.map(Requested::Array),
@@ -61,7 +64,7 @@ pub fn requested(a: &ReproduceArgs) -> Result<Option<Requested>, String> {
         if a.out_dir.is_none() {
             return Err(format!("running as {what}: give --out-dir DIR for the runs' outcomes (then `dcsim reproduce merge DIR`)"));
         }
-        if a.csv.is_some() || a.markdown.is_some() || a.json.is_some() {
+        if report {
             return Err(format!("{what} holds part of the runs: write the report with `dcsim reproduce merge DIR --markdown ...` once every shard is done"));
         }
     }
@@ -72,10 +75,11 @@ pub fn requested(a: &ReproduceArgs) -> Result<Option<Requested>, String> {
 }
 
 /// Runs this process's share of the selected claims' runs into `--out-dir`.
-pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threads: usize, r: Requested) -> Result<(), String> {
+/// `filter` is the claims' selection as given (plan.json records it).
+pub fn run(selected: &[&Claim], mode: Mode, filter: &[String], a: &BatchArgs, quiet: bool, dir: &Path, r: Requested) -> Result<(), String> {
     let out = a.out_dir.as_ref().expect("checked by requested");
     let (_, jobs) = plan(selected, mode, dir)?;
-    let plan = plan_value(mode, &a.filter, &jobs);
+    let plan = plan_value(mode, filter, &jobs);
     let existing = read_plan(out, &plan).map_err(|e| {
         e.replace("another sweep", "another reproduction (other mode, filter, scenarios or engine version)").replace("this sweep", "this reproduction")
     })?;
@@ -94,7 +98,7 @@ pub fn run(selected: &[&Claim], mode: Mode, a: &ReproduceArgs, dir: &Path, threa
     let mine: Vec<&Job> = jobs.iter().enumerate().filter(|(k, _)| s.owns(*k)).map(|(_, j)| j).collect();
     let todo: Vec<Job> = mine.iter().filter(|j| !(a.skip_existing && read_outcome(&out.join(file_of(j))).is_some())).map(|j| (*j).clone()).collect();
     let skipped = mine.len() - todo.len();
-    run_all(&todo, threads, a.quiet, |j, o| {
+    run_all(&todo, a.threads(), quiet, |j, o| {
         write_atomic(&out.join(file_of(j)), &(serde_json::to_string(&json!({"key": j.key(), "outcome": o})).expect("outcomes serialize") + "\n"))
     })?;
     eprintln!(
@@ -116,82 +120,10 @@ fn read_outcome(path: &Path) -> Option<(String, Outcome)> {
 
 /// The outcome a result file holds, or why not: missing, or there but
 /// unreadable (an outcome written by another dcsim, a damaged file).
-fn read_outcome_or_why(path: &Path) -> Result<(String, Outcome), String> {
+pub fn read_outcome_or_why(path: &Path) -> Result<(String, Outcome), String> {
     let text = std::fs::read_to_string(path).map_err(|_| "missing".to_string())?;
     let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON ({e})", path.display()))?;
     let key = v["key"].as_str().ok_or_else(|| format!("{}: no key", path.display()))?.to_string();
     let o = serde_json::from_value(v["outcome"].clone()).map_err(|e| format!("{}: outcome unreadable ({e})", path.display()))?;
     Ok((key, o))
-}
-
-/// A merged reproduction, judged.
-pub struct Merged<'a> {
-    /// Its mode.
-    pub mode: Mode,
-    /// The judged claims.
-    pub rows: Vec<Row<'a>>,
-    /// Distinct runs.
-    pub runs: usize,
-    /// 0: the runs were spread over machines.
-    pub threads: usize,
-    /// Sum of the runs' wall times, seconds.
-    pub wall_s: f64,
-}
-
-/// Judges the claims a sharded reproduction planned in `out`, from its
-/// runs' outcomes.
-pub fn merge<'a>(registry: &'a [Claim], out: &Path, dir: &Path) -> Result<Merged<'a>, String> {
-    let plan_path = out.join("plan.json");
-    let text = std::fs::read_to_string(&plan_path)
-        .map_err(|e| format!("{}: cannot read ({e}): is {} a reproduction's --out-dir?", plan_path.display(), out.display()))?;
-    let mut v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", plan_path.display()))?;
-    if let Some(o) = v.as_object_mut() {
-        o.remove("array");
-    }
-    let mode: Mode = serde_json::from_value(v["mode"].clone()).map_err(|e| format!("{}: mode: {e}", plan_path.display()))?;
-    let filter: Vec<String> = serde_json::from_value(v["filter"].clone()).map_err(|e| format!("{}: filter: {e}", plan_path.display()))?;
-    let selected = select(registry, &filter)?;
-    let (lab, jobs) = plan(&selected, mode, dir)?;
-    if plan_value(mode, &filter, &jobs) != v {
-        return Err(format!(
-            "{}: planned by another engine version or other scenario files than these ({}): merge with the dcsim and scenarios that planned it",
-            plan_path.display(),
-            dir.display()
-        ));
-    }
-    let mut done = HashMap::new();
-    let mut missing = Vec::new();
-    let mut unreadable = Vec::new();
-    let mut wall_s = 0.0;
-    for (k, j) in jobs.iter().enumerate() {
-        match read_outcome_or_why(&out.join(file_of(j))) {
-            Ok((key, o)) if key == j.key() => {
-                wall_s += o.wall_s;
-                done.insert(key, o);
-            }
-            Err(why) if why != "missing" => unreadable.push(format!("run {}: {why}", k + 1)),
-            _ => missing.push(k + 1),
-        }
-    }
-    if let Some(first) = unreadable.first() {
-        return Err(format!(
-            "{}: {} of {} runs have an outcome file dcsim cannot read (first: {first}): delete them and run the same shards again with --skip-existing",
-            out.display(),
-            unreadable.len(),
-            jobs.len()
-        ));
-    }
-    if !missing.is_empty() {
-        let shown: Vec<String> = missing.iter().take(10).map(usize::to_string).collect();
-        return Err(format!(
-            "{}: {} of {} runs have no outcome yet (runs {}{}): run the missing shards (or the same array again with --skip-existing), then merge",
-            out.display(),
-            missing.len(),
-            jobs.len(),
-            shown.join(", "),
-            if missing.len() > 10 { ", ..." } else { "" }
-        ));
-    }
-    let runs = jobs.len();
-    Ok(Merged { mode, rows: judge_all(&selected, mode, lab, done)?, runs, threads: 0, wall_s })
 }

@@ -2,11 +2,51 @@
 //! the Markdown (`docs/fidelity.md`) and the JSON the page's paper gallery
 //! reads (`docs/fidelity.json`). All are written from the same [`Report`].
 
+use super::authors;
+use super::bound::Fit;
 use super::cause::{Cause, CauseKind};
+use super::claim::{Claim, Judged, Mode};
+use super::format::{fmt, thousands};
 use super::judge::{Check, Verdict};
+use super::lab::plan::Row;
 use super::readings::Rule;
-use super::{fmt, thousands, Claim, Mode, Report, Row};
+use crate::output::write_file;
 use serde_json::{json, Value};
+use std::path::Path;
+
+pub mod merge;
+
+/// The whole report.
+pub struct Report<'a> {
+    /// Quick or full.
+    pub mode: Mode,
+    /// One row per claim, in registry order.
+    pub rows: Vec<Row<'a>>,
+    /// Distinct runs.
+    pub runs: usize,
+    /// Parallel runs.
+    pub threads: usize,
+    /// Wall time of the whole report, seconds (for a merged reproduction:
+    /// the sum of its runs' wall times).
+    pub wall_s: f64,
+    /// The command as typed (for the Markdown's header).
+    pub command: String,
+}
+
+/// Writes the report to stdout and the files asked for.
+pub fn write_report(report: &Report, csv_to: Option<&Path>, markdown_to: Option<&Path>, json_to: Option<&Path>) -> Result<(), String> {
+    print!("{}", table(report));
+    if let Some(p) = csv_to {
+        write_file(p, &csv(report)?)?;
+    }
+    if let Some(p) = markdown_to {
+        write_file(p, &markdown(report))?;
+    }
+    if let Some(p) = json_to {
+        write_file(p, &json(report))?;
+    }
+    Ok(())
+}
 
 /// How many claims have each verdict, in words: "12 claims: 5 agree, ...".
 pub fn tally<'a>(rows: impl IntoIterator<Item = &'a Row<'a>>) -> String {
@@ -123,7 +163,7 @@ pub fn csv(r: &Report) -> Result<String, String> {
     .map_err(err)?;
     for x in &r.rows {
         let c = x.claim;
-        let count = |f: super::judge::Fit| x.judged.checks.iter().filter(|k| k.fit() == f).count().to_string();
+        let count = |f: Fit| x.judged.checks.iter().filter(|k| k.fit() == f).count().to_string();
         let readings = c.readings.iter().map(|g| format!("{}: {} {}", g.says, g.of, g.bound.describe())).collect::<Vec<_>>().join("; ");
         let variants = x.variants.iter().map(|v| format!("{}: {}", v.variant.name, v.verdict.name())).collect::<Vec<_>>().join("; ");
         let size = c.size(r.mode);
@@ -136,10 +176,10 @@ pub fn csv(r: &Report) -> Result<String, String> {
             c.statement,
             &readings,
             &x.judged.value,
-            &super::authors::value(c.id).unwrap_or_default(),
+            &authors::value(c.id).unwrap_or_default(),
             x.verdict.name(),
-            &count(super::judge::Fit::Holds),
-            &count(super::judge::Fit::Straddles),
+            &count(Fit::Holds),
+            &count(Fit::Straddles),
             &x.judged.checks.len().to_string(),
             &variants,
             &format!("{}: {}", r.mode.name(), size.describe(c.setting.axis)),
@@ -256,7 +296,7 @@ pub fn markdown(r: &Report) -> String {
         s += &format!("\n## {title}\n\n| claim | paper | authors' simulator | dcsim | verdict | cause |\n|---|---|---|---|---|---|\n");
         for x in rows.iter() {
             let c = x.claim;
-            let authors = super::authors::value(c.id).unwrap_or_default();
+            let authors = authors::value(c.id).unwrap_or_default();
             s += &format!(
                 "| [{}](#{}) | {}, {} | {} | {} | **{}** | {} |\n",
                 c.id,
@@ -303,10 +343,10 @@ fn claim_section(mode: Mode, x: &Row) -> String {
     for a in c.applied {
         s += &format!("* Setting beyond the scenario file: `{}` = `{}`: {}\n", a.path, a.value, a.why);
     }
-    if let Some(v) = super::authors::value(c.id) {
+    if let Some(v) = authors::value(c.id) {
         s += &format!(
             "* The pHost authors' simulator ([NetSys/simulator](authors-simulator.md) at {}, one run per setting): {v}\n",
-            super::authors::data().commit.get(..7).unwrap_or_default()
+            authors::data().commit.get(..7).unwrap_or_default()
         );
     }
     s += &format!("* dcsim: {}\n", x.judged.value);
@@ -341,7 +381,7 @@ fn claim_section(mode: Mode, x: &Row) -> String {
 }
 
 /// A judgement as JSON.
-fn judged_json(j: &super::Judged, verdict: Verdict) -> Value {
+fn judged_json(j: &Judged, verdict: Verdict) -> Value {
     let checks: Vec<Value> = j
         .checks
         .iter()
@@ -386,7 +426,7 @@ pub fn json(r: &Report) -> String {
                 "deviations": c.setting.deviations, "applied": c.applied, "discussion": c.discussion,
                 "cause": cause_of(x).map(|k| json!({"kind": k.kind, "name": k.kind.name(), "why": k.why})),
                 "judged": judged_json(&x.judged, x.verdict), "variants": variants,
-                "authors_simulator": super::authors::value(c.id),
+                "authors_simulator": authors::value(c.id),
             })
         })
         .collect();
