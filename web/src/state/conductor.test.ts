@@ -8,7 +8,7 @@ import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
 import { CHECKPOINT_BUDGET_MAX, CLOCK_STATE_MS, Conductor, DEFAULT_SPEED, budgetFor, checkpointBudgetBytes } from './conductor';
 import { INITIAL_PHASE, reduce, type Phase, type PhaseEvent, type Travel } from './phase';
 import { baseRttPs } from './rtt';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import type { Settings } from './settings';
 
 class FakeWorker {

@@ -15,7 +15,7 @@
 // What the page is doing is a phase of the state machine in phase.ts
 // (loading, replaying, ready, finding, traveling, crashed): the conductor
 // sends it every control and every answer (`dispatch`) and does what the
-// new phase says; the words on the status line come from views/format.ts.
+// new phase says; the words on the status line come from format/format.ts.
 
 import type { Frame, Loaded, NavEvent, ReplyTo, RunEnd, TimelineStats, Topology, Unsolicited, WorkerFailure, WorkerRequest } from '../engine/api';
 import { EngineError, SimClient } from '../engine/client';
@@ -23,7 +23,7 @@ import { applyFrame, emptyRun, type RunState } from './run';
 import { baseRttPs } from './rtt';
 import { divergencePs, runsOf, type BranchSettings, type Settings } from './settings';
 import { bufferOf, INITIAL_PHASE, isReplaying, modeOf, reduce, withBufferRun, type Mode, type Phase, type PhaseEvent, type Travel } from './phase';
-import { foundText, fmtSpeed, fmtTime, landedText, NAV_TEXT } from '../views/format';
+import { foundText, fmtSpeed, fmtTime, landedText, NAV_TEXT } from '../format/format';
 
 /** The clock's mode and the page's phase (state/phase.ts), for the views. */
 export type { Mode, Phase } from './phase';
