@@ -13,7 +13,9 @@ import { SCENARIOS } from '../../web/src/scenarios';
 import { answer, BRANCH_RUN, bundledLessons, judgedRuns, judgedSummaries, LESSON_FILES, lessonFromHash, lessonRunsChanged, lessonSettings, validateLesson, type Lesson, type Question } from '../../web/src/lessons/lesson';
 import { runsOf } from '../../web/src/state/settings';
 import type { Summary } from '../../web/src/engine/api';
-import { checkShows, collectFacts, FactsFolder, judge, showsText, type RunFacts, type Shows } from '../../web/src/lessons/shows';
+import type { RunFacts } from '../../web/src/engine/api';
+import { collectFacts, FactsFolder } from '../../web/src/engine/facts';
+import { checkShows, judge, showsText, type Shows } from '../../web/src/lessons/shows';
 
 const root = join(__dirname, '..', '..');
 const names = SCENARIOS.map((s) => String(s.name));

@@ -8,7 +8,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
-import { rewound } from '../../web/src/state/conductor';
+import { rewound } from '../../web/src/state/workers';
 import { emptyRun } from '../../web/src/state/run';
 
 const root = join(__dirname, '..', '..');

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Conductor } from './state/conductor';
 import { useConductorState } from './state/useConductorState';
-import { fmtTime } from './views/format';
+import { fmtTime } from './format/format';
 import { dctcpProfileOf, decodeSettings, DEFAULT_PROTOCOL, descriptorOf, encodeSettings, exportName, FLOW_LEVEL, portsOf, type Settings } from './state/settings';
 import { DEFAULT_SCENARIO, SCENARIOS, scenarioNamed } from './scenarios';
 import { bundledLessons, lessonFromHash, lessonRunsChanged, lessonSettings, type Lesson } from './lessons/lesson';
@@ -40,7 +40,7 @@ import { mergeSummaryCsvs } from './export/csv';
 import { downloadCsvReadme } from './export/readme';
 import { copiedNote, copyText } from './export/clipboard';
 import { revealedCount } from './state/run';
-import { plural } from './views/format';
+import { plural } from './format/format';
 import { LiveRoom } from './live/room';
 import { LivePanel, lessonLive, useLive } from './live/LivePanel';
 

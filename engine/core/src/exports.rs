@@ -2,12 +2,13 @@
 //! 19): the protocols, the codes of the browser binding's records (trace
 //! record kinds, packet kinds, drop reasons, control events), the kinds of
 //! faults and of a branch's changes, each protocol's default ports and
-//! DCTCP's end-host profiles.
+//! DCTCP's end-host profiles, the flow-size buckets.
 //! `dcsim names` prints them as a TypeScript module, checked in as
 //! `web/src/engine/names.generated.ts`; a CLI test fails when it is stale.
 
 use crate::branch::BranchChange;
 use crate::fault::FaultKind;
+use crate::metrics::{LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::packet::PacketKind;
 use crate::protocol::ports::PortSetup;
 use crate::protocol::window::params::DctcpProfile;
@@ -76,7 +77,9 @@ pub fn typescript() -> String {
          /** DCTCP's end-host profiles (`params.dctcp.profile`, also D2TCP's and L2DCT's), the first the default, and the values each sets (engine/core/src/protocol/window/params.rs `DctcpProfile`). */\n\
          export const DCTCP_PROFILES = {{\n{}\n}} as const;\n\n\
          /** What the page shows of each protocol: its label, colour, place in the list, priority key and the parameter fields of its panel, each with its default (engine/core/src/protocol/plugin.rs `Descriptor`). */\n\
-         export const PROTOCOL_DESCRIPTORS = {{\n{}\n}} as const;\n",
+         export const PROTOCOL_DESCRIPTORS = {{\n{}\n}} as const;\n\n\
+         /** Flow-size buckets of the summary: short below `short_flow_max` bytes, long above `long_flow_min` (engine/core/src/metrics.rs `SHORT_FLOW_MAX`, `LONG_FLOW_MIN`). */\n\
+         export const FLOW_SIZE_BOUNDS = {{ short_flow_max: {SHORT_FLOW_MAX}, long_flow_min: {LONG_FLOW_MIN} }} as const;\n",
         protocols.join(", "),
         code_object(&TraceCode::ALL, |c| c as u8),
         code_object(&PacketKind::ALL, |k| k as u8),

@@ -5,7 +5,7 @@
 
 import { NAV_EVENTS, type NavEvent } from '../engine/api';
 import type { Conductor, ConductorState } from '../state/conductor';
-import { NAV_TEXT } from '../views/format';
+import { NAV_TEXT } from '../format/format';
 
 /** The key of each event (lower case: next; upper case, with shift: previous). */
 export const NAV_KEYS: Record<NavEvent, string> = { drop: 'd', ecn_mark: 'm', token: 't', decision: 'a', flow_completed: 'c' };

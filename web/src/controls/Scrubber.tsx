@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { useClockText } from './useClock';
-import { fmtTime, plural } from '../views/format';
+import { fmtTime, plural } from '../format/format';
 import { DROP_SCAN_MAX_FLOWS, scanDrops, tickPositions, type ScannedRun } from '../state/dropScan';
 
 /** Positions on the scrubber (it maps 0..STEPS onto 0..end). */

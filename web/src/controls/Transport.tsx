@@ -6,7 +6,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
 import { useClockText } from './useClock';
-import { fmtClock, fmtTime, NAV_TEXT } from '../views/format';
+import { fmtClock, fmtTime, NAV_TEXT } from '../format/format';
 import { NAV_EVENTS } from '../engine/api';
 import { NAV_KEYS, navKey } from './EventNav';
 

@@ -8,7 +8,7 @@
 
 import { useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import { FLOW_LEVEL, PROTOCOLS, portsOf, type BranchSettings, type Protocol } from '../state/settings';
 
 /** The what-if bar under the scrubber. */

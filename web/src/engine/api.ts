@@ -4,7 +4,6 @@
 // the worker (sim.worker.ts).
 
 import { BRANCH_SETTING_KINDS, DROP_REASON, FAULT_KINDS, PACKET_KIND, TRACE_CODE } from './names.generated';
-import type { RunFacts } from '../lessons/shows';
 
 /** Record widths of the flat Float64Arrays the engine hands out (engine/wasm/src/lib.rs). */
 export const TRACE_WIDTH = 9; // [t_ps, kind, port, flow, seq, packet_kind, aux, priority, end_ps]
@@ -274,6 +273,32 @@ export interface Checked {
   error: string | null;
 }
 /** Answer to `facts`: what the run shows at each time asked for. */
+/** What one run shows at one time, folded from its trace. */
+export interface Facts {
+  tPs: number;
+  /** Events at or before tPs by key (as `FactsFolder` keys them): "drop", "drop.first_hop", "control_message.token", "flow_completed.long". */
+  counts: Record<string, number>;
+  /** Flows paused at tPs: their latest decision is a pause and they have neither finished nor been given up. */
+  pausedFlows: number;
+  /** The fullest buffer at tPs among the ports of each hop (HOPS order), bytes. */
+  queueBytesByHop: number[];
+}
+
+/** What a run shows at each of some times. */
+export interface RunFacts {
+  /** One per time asked for, in that order (fewer when the wall-time bound cut the run short). */
+  at: Facts[];
+  /** First time of each event key over the whole part of the run looked at, ps. */
+  firstPs: Record<string, number>;
+  /** Every time asked for was reached (false: the wall-time bound cut it). */
+  complete: boolean;
+  /** Times of the drops in the part of the run looked at (the first DROP_TIMES_KEEP), ps. */
+  dropPs: number[];
+  /** How far the run was looked at, ps; `ended`: to its end (then this is its end). */
+  reachedPs: number;
+  ended: boolean;
+}
+
 export interface FactsReply {
   type: 'facts';
   facts: RunFacts;

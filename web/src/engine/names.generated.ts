@@ -62,3 +62,6 @@ export const PROTOCOL_DESCRIPTORS = {
   d3: {"color":"#5c940d","dctcp_profile":false,"fields":[{"default":225000,"key":"buffer_bytes","label":"buffer","max":null,"min":1500,"source":"pFabric Table 1: 225 KB","unit":"bytes"}],"flow_level":false,"label":"D3","list_rank":5,"priority":{"kind":"fifo"},"summary":"D3: switches grant deadline flows their desired rate first come first served and share the rest"},
   optimal_deadline: {"color":"#111111","dctcp_profile":false,"fields":[],"flow_level":true,"label":"optimal deadline","list_rank":12,"priority":{"kind":"none"},"summary":"The optimal deadline scheduler: flow-level, earliest deadline first with the fewest flows discarded (Moore-Hodgson; PDQ's bound)"},
 } as const;
+
+/** Flow-size buckets of the summary: short below `short_flow_max` bytes, long above `long_flow_min` (engine/core/src/metrics.rs `SHORT_FLOW_MAX`, `LONG_FLOW_MIN`). */
+export const FLOW_SIZE_BOUNDS = { short_flow_max: 100000, long_flow_min: 10000000 } as const;

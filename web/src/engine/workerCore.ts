@@ -8,7 +8,7 @@
 import type { Engine } from '../engine-glue/dcsim_wasm.js';
 import type { AdvanceRequest, Frame, PortSnapshot, RunEnd, WorkerFailure, WorkerRequest, WorkerResponse } from './api';
 import { NAV_EVENTS, TRACE_WIDTH } from './api';
-import { collectFacts } from '../lessons/shows';
+import { collectFacts } from './facts';
 import { findEvent } from './find';
 
 /** Most trace records one frame carries; the rest are counted, not sent. */

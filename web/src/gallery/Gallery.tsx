@@ -15,7 +15,7 @@ import { parallelism, type SweepResult } from '../sweep/sweep';
 import { useSweep } from '../sweep/useSweep';
 import { applyPalette, runColor } from '../views/palette';
 import { loadDisplay } from '../views/display';
-import { sig } from '../views/format';
+import { sig } from '../format/format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, setEmpty } from '../views/charts/chartFrame';
 import { FIGURES, figureCsv, figurePoints, type Figure, type FigurePoint } from './figures';
 import { PUBLISHED, type Published } from './published';

@@ -10,7 +10,7 @@
 
 import { useEffect, useMemo, useState } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import type { ScenarioJson } from '../state/settings';
 import { download } from '../export/download';
 import { copiedNote, copyText } from '../export/clipboard';

@@ -7,7 +7,7 @@
 
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Conductor, ConductorState } from '../state/conductor';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import { answer, judgedRuns, judgedSummaries, metricText, metricValueText, type Lesson } from './lesson';
 import { Markdown } from './Markdown';
 import { showsText } from './shows';

@@ -4,7 +4,8 @@
 // runs beside it.
 
 import { CONTROL_NAMES } from '../engine/api';
-import { HOP_TEXT, HOPS, SHOWN, SHOWN_KINDS, SIZES, type Shows, type ShownKind } from './shows';
+import { HOPS, SIZES } from '../engine/facts';
+import { HOP_TEXT, SHOWN, SHOWN_KINDS, type Shows, type ShownKind } from './shows';
 
 /** The verdict of one statement: undefined before a check, null when it holds, else why not. */
 export type Verdict = string | null | undefined;

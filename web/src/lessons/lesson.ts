@@ -11,7 +11,7 @@
 import { PROTOCOLS, validateSettings, type BranchSettings, type FieldError, type Protocol, type ScenarioJson, type Settings } from '../state/settings';
 import type { Summary } from '../engine/api';
 import { validateShows, type Shows } from './shows';
-import { pct, plural, sig } from '../views/format';
+import { pct, plural, sig } from '../format/format';
 
 /** Which summary number a question compares across the protocols. */
 export const METRICS = ['mean_slowdown', 'p99_slowdown', 'afct_us', 'drop_rate', 'first_hop_drops', 'deadlines_met', 'throughput_gbps', 'control_overhead'] as const;

@@ -3,25 +3,17 @@
 // A step may list statements (`shows`, scenarios/lessons/README.md): "a
 // packet has been dropped at a first hop in pfabric", "a token has been
 // sent in phost", "a flow is paused now in pdq". Each is checked against
-// the run itself: the engine's trace is folded into `Facts` (how many of
-// each kind of event happened by a time, what is paused and buffered at
-// that time), and a statement holds when the facts at its step's time say
-// so. The lesson test (tests/unit/lessons.test.ts) checks every shipped
+// the run itself: the engine's trace is folded into `Facts`
+// (engine/facts.ts: how many of each kind of event happened by a time, what
+// is paused and buffered at that time), and a statement holds when the facts
+// at its step's time say so. The lesson test (tests/unit/lessons.test.ts) checks every shipped
 // lesson this way; the lesson editor checks a draft before it is saved.
 // Pure code, no DOM: it runs in the page, in a worker and in Node.
 
-import { CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Topology, type TopoPort } from '../engine/api';
-import { LONG_FLOW_MIN, SHORT_FLOW_MAX } from '../views/stats';
-import { bytesText, fmtTime } from '../views/format';
+import { CONTROL_NAMES, type Facts, type RunFacts } from '../engine/api';
+import { HOPS, SIZES, type Hop, type Size } from '../engine/facts';
+import { bytesText, fmtTime } from '../format/format';
 import { DEFAULT_PROTOCOL, type FieldError } from '../state/settings';
-
-/**
- * Where on a path a port is: the engine's port roles in path order
- * (engine/core/src/net/mod.rs `PortRole`, the summary's `drops_by_hop`).
- */
-export const HOPS = ['first_hop', 'uplink', 'downlink', 'last_hop'] as const;
-/** One of HOPS. */
-export type Hop = (typeof HOPS)[number];
 
 /** Each hop in words (a single rack has only first and last hops). */
 export const HOP_TEXT: Record<Hop, string> = {
@@ -30,18 +22,6 @@ export const HOP_TEXT: Record<Hop, string> = {
   downlink: "a downlink (a spine or core switch's link down to a ToR)",
   last_hop: "a last hop (a ToR's link down to a host)",
 };
-
-const ROLE_HOP: Record<TopoPort['role'], Hop> = { host_nic: 'first_hop', up: 'uplink', down: 'downlink', edge: 'last_hop' };
-
-/** Flow sizes as the summary buckets them: short below 100 KB, long above 10 MB. */
-export const SIZES = ['short', 'medium', 'long'] as const;
-/** One of SIZES. */
-export type Size = (typeof SIZES)[number];
-
-/** The size bucket of a flow of `bytes` (the engine's, metrics.rs). */
-export function sizeOf(bytes: number): Size {
-  return bytes < SHORT_FLOW_MAX ? 'short' : bytes <= LONG_FLOW_MIN ? 'medium' : 'long';
-}
 
 /**
  * What a statement can say, each read from the engine's trace (the kinds
@@ -137,203 +117,13 @@ export function showsText(s: Shows): string {
 }
 
 // ---------------------------------------------------------------------------
-// Facts: what a run's trace says by a time.
-
-/** What one run shows at one time, folded from its trace. */
-export interface Facts {
-  tPs: number;
-  /** Events at or before tPs by key (`factKey`): "drop", "drop.first_hop", "control_message.token", "flow_completed.long". */
-  counts: Record<string, number>;
-  /** Flows paused at tPs: their latest decision is a pause and they have neither finished nor been given up. */
-  pausedFlows: number;
-  /** The fullest buffer at tPs among the ports of each hop (HOPS order), bytes. */
-  queueBytesByHop: number[];
-}
+// Facts: what a run's trace says by a time (engine/facts.ts).
 
 /** The key a statement's events are counted under in `Facts.counts` (null for statements about the moment). */
 export function factKey(s: Pick<Shows, 'what' | 'where' | 'message' | 'size'>): string | null {
   if (SHOWN[s.what].now) return null;
   const q = s.what === 'drop' || s.what === 'ecn_mark' ? s.where : s.what === 'control_message' || s.what === 'decision' ? s.message : s.what === 'flow_completed' ? s.size : undefined;
   return q ? `${s.what}.${q}` : s.what;
-}
-
-/** Drop times a `FactsFolder` keeps (the scrubber draws them as ticks). */
-export const DROP_TIMES_KEEP = 20_000;
-
-/** Control messages after which a flow is given up (it is then not paused). */
-const GIVE_UP = new Set<string>(['pdq_terminate', 'deadline_abort', 'd3_quench']);
-
-/**
- * Folds a run's trace and completions, in time order, into counts; takes
- * `Facts` at the times asked for. Events of a what-if branch count from
- * its divergence (the engine traces a branch from there).
- */
-export class FactsFolder {
-  private counts: Record<string, number> = {};
-  /** First time of each key, ps. */
-  readonly firstPs: Record<string, number> = {};
-  private paused = new Set<number>();
-  private over = new Set<number>();
-  private ends: number[] = [];
-  private sizes: Size[] = [];
-  /** Drop times, the first DROP_TIMES_KEEP of them (the scrubber's ticks). */
-  readonly dropPs: number[] = [];
-  private hopOf: (Hop | null)[];
-
-  constructor(topology: Topology) {
-    this.hopOf = topology.ports.map((p) => ROLE_HOP[p.role] ?? null);
-  }
-
-  private add(key: string, tPs: number) {
-    this.counts[key] = (this.counts[key] ?? 0) + 1;
-    if (!(key in this.firstPs) || tPs < this.firstPs[key]) this.firstPs[key] = tPs;
-  }
-
-  /** Folds flat trace records (TRACE_WIDTH numbers each, api.ts). */
-  foldTrace(a: ArrayLike<number>) {
-    for (let o = 0; o + TRACE_WIDTH <= a.length; o += TRACE_WIDTH) {
-      const t = a[o];
-      const code = a[o + 1];
-      const flow = a[o + 3];
-      switch (code) {
-        case TraceCode.Drop:
-        case TraceCode.EcnMark: {
-          const what = code === TraceCode.Drop ? 'drop' : 'ecn_mark';
-          if (code === TraceCode.Drop && this.dropPs.length < DROP_TIMES_KEEP) this.dropPs.push(t);
-          this.add(what, t);
-          const hop = this.hopOf[a[o + 2]];
-          if (hop) this.add(`${what}.${hop}`, t);
-          break;
-        }
-        case TraceCode.Timeout:
-          this.add('timeout', t);
-          break;
-        case TraceCode.FlowStart:
-          this.add('flow_started', t);
-          break;
-        case TraceCode.FlowFinish:
-          this.over.add(flow);
-          this.paused.delete(flow);
-          break;
-        case TraceCode.Fault:
-          if (a[o + 6] === 0) this.add('link_down', t);
-          break;
-        case TraceCode.Control:
-        case TraceCode.Decision: {
-          const name = CONTROL_NAMES[a[o + 6]];
-          const what = code === TraceCode.Control ? 'control_message' : 'decision';
-          this.add(what, t);
-          if (name) this.add(`${what}.${name}`, t);
-          if (name && GIVE_UP.has(name)) {
-            this.over.add(flow);
-            this.paused.delete(flow);
-          }
-          // A decision's rate is its priority column: 0 pauses the flow.
-          if (code === TraceCode.Decision && !this.over.has(flow)) {
-            if (a[o + 7] === 0) this.paused.add(flow);
-            else this.paused.delete(flow);
-          }
-          break;
-        }
-      }
-    }
-  }
-
-  /** Folds completed-flow records (FLOW_WIDTH numbers each: flow, size, start, fct, ...). */
-  foldCompletions(a: ArrayLike<number>) {
-    for (let o = 0; o + 7 <= a.length; o += 7) {
-      if (!(a[o + 3] >= 0)) continue;
-      const end = a[o + 2] + a[o + 3];
-      const size = sizeOf(a[o + 1]);
-      this.ends.push(end);
-      this.sizes.push(size);
-      for (const k of ['flow_completed', `flow_completed.${size}`]) if (!(k in this.firstPs) || end < this.firstPs[k]) this.firstPs[k] = end;
-    }
-  }
-
-  /**
-   * The facts at `tPs`, given the buffers then (bytes per port). Call it
-   * once everything up to `tPs` and nothing later is folded (a flow-level
-   * run reports all its completions at once: those after tPs are left out).
-   */
-  snapshot(tPs: number, queueBytes: ArrayLike<number>): Facts {
-    const counts = { ...this.counts };
-    for (let i = 0; i < this.ends.length; i++) {
-      if (this.ends[i] > tPs) continue;
-      counts.flow_completed = (counts.flow_completed ?? 0) + 1;
-      const k = `flow_completed.${this.sizes[i]}`;
-      counts[k] = (counts[k] ?? 0) + 1;
-    }
-    const queueBytesByHop = HOPS.map(() => 0);
-    for (let p = 0; p < queueBytes.length; p++) {
-      const h = this.hopOf[p];
-      if (h) queueBytesByHop[HOPS.indexOf(h)] = Math.max(queueBytesByHop[HOPS.indexOf(h)], queueBytes[p]);
-    }
-    return { tPs, counts, pausedFlows: this.paused.size, queueBytesByHop };
-  }
-}
-
-/** The engine calls `collectFacts` needs (the WebAssembly `Engine`, or a test's). */
-export interface FactsEngine {
-  advance(maxEvents: number, untilPs: number, stopOnCompletion: boolean): boolean;
-  take_trace(): ArrayLike<number>;
-  take_completions(): ArrayLike<number>;
-  queue_bytes(): ArrayLike<number>;
-  next_event_ps(): number;
-  now_ps(): number;
-}
-
-/** What a run shows at each of some times. */
-export interface RunFacts {
-  /** One per time asked for, in that order (fewer when the wall-time bound cut the run short). */
-  at: Facts[];
-  /** First time of each event key over the whole part of the run looked at, ps. */
-  firstPs: Record<string, number>;
-  /** Every time asked for was reached (false: the wall-time bound cut it). */
-  complete: boolean;
-  /** Times of the drops in the part of the run looked at (the first DROP_TIMES_KEEP), ps. */
-  dropPs: number[];
-  /** How far the run was looked at, ps; `ended`: to its end (then this is its end). */
-  reachedPs: number;
-  ended: boolean;
-}
-
-/** Events per engine call while collecting (the trace of one call stays a few MB). */
-const CHUNK_EVENTS = 20_000;
-
-/**
- * Runs a fresh engine (trace on) through the times `atPs` (nondecreasing)
- * and takes the facts at each; then, while `lookAheadMs` of wall time
- * lasts, on to the run's end, so that `firstPs` also says when events the
- * last times did not have first happen (for messages such as "the first
- * drop is at 5.4 ms"). `now` is a wall clock in ms.
- */
-export function collectFacts(e: FactsEngine, topology: Topology, atPs: readonly number[], opts: { maxWallMs?: number; lookAheadMs?: number; now?: () => number } = {}): RunFacts {
-  const now = opts.now ?? (() => performance.now());
-  const t0 = now();
-  const maxWall = opts.maxWallMs ?? Infinity;
-  const folder = new FactsFolder(topology);
-  const at: Facts[] = [];
-  let alive = true;
-  const step = (untilPs: number) => {
-    alive = e.advance(CHUNK_EVENTS, untilPs, false);
-    folder.foldTrace(e.take_trace());
-    folder.foldCompletions(e.take_completions());
-  };
-  for (const t of atPs) {
-    for (;;) {
-      const next = e.next_event_ps();
-      if (!alive || next < 0 || next > t) break;
-      if (now() - t0 > maxWall) return { at, firstPs: folder.firstPs, complete: false, dropPs: folder.dropPs, reachedPs: e.now_ps(), ended: false };
-      step(t);
-    }
-    // A flow-level run has every completion from the start: the snapshot counts those up to t.
-    folder.foldCompletions(e.take_completions());
-    at.push(folder.snapshot(t, e.queue_bytes()));
-  }
-  const t1 = now();
-  while (alive && e.next_event_ps() >= 0 && now() - t1 < (opts.lookAheadMs ?? 0) && now() - t0 <= maxWall) step(Infinity);
-  return { at, firstPs: folder.firstPs, complete: true, dropPs: folder.dropPs, reachedPs: e.now_ps(), ended: !alive || e.next_event_ps() < 0 };
 }
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import { SimClient } from '../engine/client';
 import type { ScenarioJson } from '../state/settings';
 import { runsOf } from '../state/settings';
 import { BRANCH_RUN, lessonSettings, type Lesson } from './lesson';
-import { checkShows, type RunFacts, type ShowsFailure } from './shows';
+import type { RunFacts } from '../engine/api';
+import { checkShows, type ShowsFailure } from './shows';
 
 /** What checking a lesson's statements found. */
 export interface ShowsCheck {

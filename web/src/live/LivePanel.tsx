@@ -8,7 +8,7 @@ import qrcode from 'qrcode-generator';
 import type { Conductor } from '../state/conductor';
 import type { BranchSettings } from '../state/settings';
 import { downloadCsv } from '../export/download';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import type { LessonLive } from '../lessons/LessonPanel';
 import type { LiveRoom, LiveView } from './room';
 import './live.css';

@@ -17,7 +17,7 @@ import { Scrubber } from '../controls/Scrubber';
 import { TopologyView } from '../views/TopologyView';
 import { PortInspector } from '../views/PortInspector';
 import { CdfChart } from '../views/charts/CdfChart';
-import { plural } from '../views/format';
+import { plural } from '../format/format';
 import type { ColorBy } from '../views/palette';
 import type { PresentPanel } from './mode';
 

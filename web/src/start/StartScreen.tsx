@@ -7,7 +7,7 @@
 import { SCENARIOS, DEFAULT_SCENARIO, scenarioNamed } from '../scenarios';
 import { bundledLessons, type Lesson } from '../lessons/lesson';
 import { runColor } from '../views/palette';
-import { plural } from '../views/format';
+import { plural } from '../format/format';
 import { EXPLORE_HASH, lessonBlurb, topologySketch } from './start';
 import { DEFAULT_PROTOCOL, type ScenarioJson } from '../state/settings';
 

@@ -5,10 +5,12 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame, Topology, WorkerEnvelope } from '../engine/api';
-import { CHECKPOINT_BUDGET_MAX, CLOCK_STATE_MS, Conductor, DEFAULT_SPEED, budgetFor, checkpointBudgetBytes } from './conductor';
+import { Conductor } from './conductor';
+import { CLOCK_STATE_MS, DEFAULT_SPEED } from './publisher';
+import { CHECKPOINT_BUDGET_MAX, budgetFor, checkpointBudgetBytes } from './workers';
 import { INITIAL_PHASE, reduce, type Phase, type PhaseEvent, type Travel } from './phase';
 import { baseRttPs } from './rtt';
-import { fmtTime } from '../views/format';
+import { fmtTime } from '../format/format';
 import type { Settings } from './settings';
 
 class FakeWorker {

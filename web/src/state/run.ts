@@ -3,7 +3,7 @@
 
 import type { FlowInfo, Frame, PortSnapshot, Summary, Topology } from '../engine/api';
 import { CONTROL_NAMES, TRACE_WIDTH, TraceCode } from '../engine/api';
-import { dropWhyText } from '../views/format';
+import { dropWhyText } from '../format/format';
 import { decodeCompletions, departures, traceLength, traceRecord, type CompletedFlow, type Departure, type TraceRecord } from '../engine/frame';
 
 /** A drop or an ECN mark to flash on the topology where it happened. */

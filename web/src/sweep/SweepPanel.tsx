@@ -11,7 +11,7 @@ import { exportName } from '../state/settings';
 import { metricText, metricValue, type Metric, type Scope } from '../lessons/lesson';
 import { downloadCsv, downloadSvg } from '../export/download';
 import { runColor } from '../views/palette';
-import { sig } from '../views/format';
+import { sig } from '../format/format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from '../views/charts/chartFrame';
 import { parallelism, parseLoads, sweepCsv, sweepPoints, type SweepResult } from './sweep';
 import { useSweep } from './useSweep';

@@ -6,7 +6,7 @@ import type { Topology } from '../engine/api';
 import type { RunState } from '../state/run';
 import { controlRows } from './controlPlane';
 import { controlText } from './eventText';
-import { rateText, usText } from './format';
+import { rateText, usText } from '../format/format';
 import { portName } from './layout';
 import { useThrottled } from './charts/useThrottled';
 import './views.css';

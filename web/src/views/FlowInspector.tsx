@@ -2,7 +2,7 @@
 // run side by side (the same flow id is the same arrival in every run).
 
 import type { RunState } from '../state/run';
-import { fmtBytes, fmtTime } from './format';
+import { fmtBytes, fmtTime } from '../format/format';
 
 /** A panel describing one flow in one run: endpoints, size, start, completion, slowdown. */
 export function FlowInspector({ run, flow, onClose }: { run: RunState; flow: number; onClose: () => void }) {

@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import { PacketKindCode } from '../engine/api';
 import { COLORS, FLOW_PALETTE, KIND_COLORS, KIND_NAMES, PRIORITY_PALETTE, type ColorBy } from './palette';
-import { bytesText } from './format';
+import { bytesText } from '../format/format';
 import { DESCRIPTORS, PROTOCOLS } from '../state/settings';
 import './views.css';
 

@@ -8,7 +8,7 @@ import type { RunState } from '../state/run';
 import { flowColor, KIND_NAMES } from './palette';
 import { portName, ROLE_NAMES } from './layout';
 import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
-import { bytesText, count, plural, rateText, sig, usText } from './format';
+import { bytesText, count, plural, rateText, sig, usText } from '../format/format';
 
 /** A rank (remaining bytes) with 4 significant digits, so near-equal ranks stay distinguishable. */
 function rankText(b: number): string {

@@ -6,7 +6,7 @@ import { memo, useMemo, useRef, type ReactNode } from 'react';
 import type { RunState } from '../state/run';
 import type { Summary } from '../engine/api';
 import { liveSummary, type LiveBucket } from './stats';
-import { count, pct, sig } from './format';
+import { count, pct, sig } from '../format/format';
 import { useThrottled } from './charts/useThrottled';
 import { stabilityNotes } from './stability';
 import './views.css';

@@ -15,7 +15,7 @@ import type { RunState } from '../state/run';
 import { layoutTopology, pickPoint, pickPort, portName, PICK_RADIUS_PX, PORT_TARGET_PX, ROLE_NAMES, type TopoLayout } from './layout';
 import { drawTopology, PacketScratch, type StaticLayer } from './topologyDraw';
 import { downPortsAt } from './faults';
-import { bytesText, plural, rateText } from './format';
+import { bytesText, plural, rateText } from '../format/format';
 import './views.css';
 
 /** Props of {@link TopologyView}. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BufferedPacket } from '../engine/frame';
 import { DropWhy } from '../engine/api';
-import { dropWhyText } from './format';
+import { dropWhyText } from '../format/format';
 import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
 
 const p = (flow: number, seq: number, rank: number, cls = 0, size = 1500): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size, cls });

@@ -4,7 +4,7 @@
 
 import type { BufferedPacket } from '../engine/frame';
 import type { DropWhyName } from '../engine/api';
-import { bytesText, DROP_WHY_WORDS, sig } from './format';
+import { bytesText, DROP_WHY_WORDS, sig } from '../format/format';
 
 /**
  * The order in which a pFabric port sends `arrivalOrder` (the snapshot,

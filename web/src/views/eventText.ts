@@ -4,7 +4,7 @@ import { CONTROL_NAMES, PacketKindCode, TraceCode, type Topology } from '../engi
 import type { TraceRecord } from '../engine/frame';
 import { KIND_NAMES } from './palette';
 import { portName } from './layout';
-import { dropWhyText, rateText, usText } from './format';
+import { dropWhyText, rateText, usText } from '../format/format';
 
 /** How notable a record is (the log styles drops and finishes). */
 export type EventTone = 'drop' | 'mark' | 'finish' | 'start' | 'timeout' | 'control' | 'queue' | 'rate';

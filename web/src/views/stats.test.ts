@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompletedFlow } from '../engine/frame';
 import { SortedSamples, binSeries, bucketMeans, cdfPoints, liveSummary, logDomain, mergeSorted, percentile, selectKth, sizeBucket } from './stats';
-import { plural, sig } from './format';
+import { plural, sig } from '../format/format';
 
 /** A deterministic pseudo-random generator (xorshift). */
 function rng(seed: number) {

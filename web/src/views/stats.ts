@@ -2,6 +2,7 @@
 // samples, downsampled CDFs, flow-size buckets. No DOM, so Vitest tests them.
 
 import type { CompletedFlow } from '../engine/frame';
+import { sizeOf } from '../engine/facts';
 
 /**
  * Values kept sorted as a run grows: new values are sorted on their own and
@@ -161,18 +162,13 @@ export interface LiveBucket {
   afctUs: number;
 }
 
-/** Flows below 100 KB are short, above 10 MB long (pFabric and pHost; engine metrics.rs). */
-export const SHORT_FLOW_MAX = 100_000;
-export const LONG_FLOW_MIN = 10_000_000;
 
 /** Live summary of completed flows: all, short (<100KB), medium, long (>10MB), like the engine's Summary. */
 export function liveSummary(flows: readonly CompletedFlow[]): { all: LiveBucket; short: LiveBucket; medium: LiveBucket; long: LiveBucket } {
   const parts = { all: [] as CompletedFlow[], short: [] as CompletedFlow[], medium: [] as CompletedFlow[], long: [] as CompletedFlow[] };
   for (const f of flows) {
     parts.all.push(f);
-    if (f.sizeBytes < SHORT_FLOW_MAX) parts.short.push(f);
-    else if (f.sizeBytes <= LONG_FLOW_MIN) parts.medium.push(f);
-    else parts.long.push(f);
+    parts[sizeOf(f.sizeBytes)].push(f);
   }
   const of = (fs: CompletedFlow[]): LiveBucket => {
     const n = fs.length;

@@ -9,7 +9,7 @@ import type { RunState } from '../state/run';
 import { EVENT_LINGER_PS } from '../state/run';
 import { COLORS, FLOW_PALETTE, KIND_COLORS, PRIORITY_PALETTE, flowColorIndex, priorityColorIndex, type ColorBy } from './palette';
 import { HOST_LABEL_ROOM, PACKET_MIN_PX, packetXY, portTarget, type TopoLayout } from './layout';
-import { rateText } from './format';
+import { rateText } from '../format/format';
 
 /** What one frame shows besides the run itself. */
 export interface DrawOptions {

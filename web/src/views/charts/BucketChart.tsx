@@ -5,7 +5,7 @@ import { axisBottom, axisLeft, scaleBand, scaleLog, select } from 'd3';
 import type { RunState } from '../../state/run';
 import { SIZE_BUCKETS, bucketMeans } from '../stats';
 import { runColor } from '../palette';
-import { plural, sig } from '../format';
+import { plural, sig } from '../../format/format';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, legend, setEmpty } from './chartFrame';
 import { useChartRuns } from './useThrottled';
 import '../views.css';

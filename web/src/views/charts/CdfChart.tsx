@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, scaleLog, select } from 'd3';
 import type { RunState } from '../../state/run';
 import { SortedSamples, cdfPoints, logDomain, type CdfPoints } from '../stats';
-import { plural } from '../format';
+import { plural } from '../../format/format';
 import { runColor } from '../palette';
 import { CHART_H, CHART_W, PLOT_H, PLOT_W, chartFrame, joinLines, legend, setEmpty } from './chartFrame';
 import { useChartRuns } from './useThrottled';

@@ -6,7 +6,7 @@
 
 import { useEffect, useMemo, useRef } from 'react';
 import { axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
-import { bytesText, sig } from '../format';
+import { bytesText, sig } from '../../format/format';
 import type { RunState, SeriesPoint } from '../../state/run';
 import { segmentSeries } from '../stats';
 import { runColor } from '../palette';

@@ -1,4 +1,4 @@
-// Number, time and code formatting for the views (pure, no DOM).
+// Number, time and code formatting for the state and the views (pure, no DOM).
 
 import { dropWhyName, type DropWhyName, type NavEvent } from '../engine/api';
 
