@@ -6,14 +6,19 @@
 //     it, and the app's build puts it there);
 //   * every Markdown page under docs/ is in SUMMARY.md (a page left out is
 //     not built, so links to it would be caught, but a page nobody links to
-//     would silently vanish), except include-only fragments.
+//     would silently vanish), except include-only fragments;
+//   * no comment, scenario description or doc names a file the repository
+//     does not hold, nor a heading a docs page lacks (scripts/repo-refs.mjs
+//     lists the patterns it checks).
 // Prints one line per broken link, then "docs: N passed, M failed" (one
-// check per built page plus one per source page's SUMMARY entry) and exits
-// non-zero when anything failed.
+// check per built page, one per source page's SUMMARY entry and one per
+// file that names repository files) and exits non-zero when anything
+// failed.
 // Usage: node scripts/docs-linkcheck.mjs [BUILT_DIR] [DOCS_DIR]
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkRepoRefs } from './repo-refs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const site = resolve(process.argv[2] ?? join(root, 'public/docs'));
@@ -86,6 +91,11 @@ for (const md of walk(src, (p) => p.endsWith('.md') && !p.startsWith(site))) {
   if (listed.has(md)) passed++;
   else problems.push(`${relative(root, md)}: not in docs/SUMMARY.md (add it, or it is never built)`);
 }
+
+// References to files the repository does not hold.
+const refs = checkRepoRefs(site);
+passed += refs.passed;
+problems.push(...refs.problems);
 
 for (const p of new Set(problems)) console.log(`docs: broken: ${p}`);
 console.log(`docs: ${passed} passed, ${problems.length} failed`);

@@ -80,7 +80,7 @@ describe('wasm engine against the native command line', () => {
   it('departing packets carry the time their last bit reaches the peer', () => {
     // The default leaf-spine: host NICs at 10 Gbps, 200 ns links, so a
     // full 1500-byte data packet leaving a host NIC arrives 1.2 us + 200 ns
-    // after it starts (PROTOCOLS.md section 1); nothing arrives sooner than
+    // after it starts (docs/model.md#links-and-ports); nothing arrives sooner than
     // a 40-byte header at 40 Gbps plus the delay.
     const json = scenarioWith('websearch-leaf-spine.json', (s) => {
       s.workload.flows = 50;

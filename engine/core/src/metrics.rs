@@ -1,4 +1,4 @@
-//! Metrics (PROTOCOLS.md section 2): a record per flow, packet and byte
+//! Metrics (docs/model.md#metrics): a record per flow, packet and byte
 //! counters with drops per hop, pending-bytes samples, and the run summary
 //! with the stability check.
 
@@ -356,7 +356,7 @@ impl Summary {
     }
 }
 
-/// Stability check (PROTOCOLS.md section 2): fits a line to the pending
+/// Stability check (docs/model.md#stability): fits a line to the pending
 /// bytes sampled between a quarter of the arrival period and its end; the
 /// run is unstable when the rise along that line exceeds the mean pending
 /// bytes over the same window (a backlog that grows linearly from zero

@@ -1,7 +1,7 @@
 //! Packets. Every packet has the few fields the network itself reads
 //! (addresses, size, priority, ECN bits) and one protocol header, a struct
-//! owned by the protocol that reads it (STYLE.md: no single header type
-//! that knows every protocol's fields).
+//! owned by the protocol that reads it (docs/architecture.md: no single
+//! header type that knows every protocol's fields).
 
 use crate::ids::{FlowId, NodeId};
 use crate::slab::Slab;

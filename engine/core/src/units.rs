@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// A point in simulated time, or a duration, in integer picoseconds.
 ///
 /// Integer time makes runs bit-for-bit reproducible on every platform:
-/// 1500 B at 10 Gbps is exactly 1,200,000 ps (PROTOCOLS.md section 1).
+/// 1500 B at 10 Gbps is exactly 1,200,000 ps (docs/model.md#time).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SimTime(pub u64);
 
@@ -105,12 +105,12 @@ impl Rate {
     }
 }
 
-/// Bytes on the wire of a full data packet: the MTU (PROTOCOLS.md section 1).
+/// Bytes on the wire of a full data packet: the MTU (docs/model.md#packets).
 pub const MTU: u32 = 1500;
-/// Payload bytes of a full data packet: the MSS (PROTOCOLS.md section 1).
+/// Payload bytes of a full data packet: the MSS (docs/model.md#packets).
 pub const MSS: u32 = 1460;
 /// Header bytes of every packet, and the size of a control packet (ACK, RTS,
-/// token, grant, SYN, arbitration message): 40 B (PROTOCOLS.md section 1).
+/// token, grant, SYN, arbitration message): 40 B (docs/model.md#packets).
 pub const HEADER: u32 = 40;
 
 /// Number of packets needed to carry `bytes` of payload in MSS-sized pieces.

@@ -2,7 +2,7 @@
 //! every packet-level protocol, with the engine's delivery audit on, and
 //! the exactness of the ideal FCT for a lone flow.
 //!
-//! Properties (PROTOCOLS.md sections 1 and 2):
+//! Properties (docs/model.md):
 //! * every data packet a host puts on its NIC is, when the run stops,
 //!   delivered, dropped at exactly one hop, or still in the network;
 //! * control packets dropped or left in flight are among those sent;
@@ -229,7 +229,7 @@ fn seed_for(inter_rack: bool) -> u64 {
 #[test]
 fn lone_flow_has_slowdown_exactly_one() {
     // OPT is computed with the same forwarding rules as the simulation
-    // (PROTOCOLS.md section 2; net/ideal.rs), and a lone sender with
+    // (docs/model.md#metrics; net/ideal.rs), and a lone sender with
     // initCwnd 12 (pFabric Table 1: about one BDP; the inter-rack RTT here
     // is about 5 us, 4 packets at 10 Gbps) keeps its NIC busy from the
     // first packet to the last, so FCT == OPT up to float rounding.

@@ -1,4 +1,4 @@
-//! Determinism (PROTOCOLS.md section 1: integer time, FIFO among equal
+//! Determinism (docs/model.md#time: integer time, FIFO among equal
 //! times, one seeded stream per purpose): the same scenario and seed give
 //! byte-identical per-flow and summary CSVs, and another seed gives a
 //! different run.

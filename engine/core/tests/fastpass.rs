@@ -1,4 +1,4 @@
-//! Fastpass (PROTOCOLS.md section 6; Perry et al., SIGCOMM 2014; as the
+//! Fastpass (docs/protocols/fastpass.md; Perry et al., SIGCOMM 2014; as the
 //! pHost paper, Gao et al., CoNEXT 2015, section 4, evaluates it).
 //!
 //! Properties:
@@ -7,7 +7,7 @@
 //!   when packets actually leave the sources' NICs (Fastpass section 3);
 //! * a flow cannot finish before one epoch plus a network round trip: its
 //!   request must reach the arbiter, the arbiter allocates an epoch ahead,
-//!   and the data must then cross the network (PROTOCOLS.md section 6);
+//!   and the data must then cross the network (docs/protocols/fastpass.md);
 //! * packets and bytes are conserved, every flow completes and the engine's
 //!   delivery audit passes, on the web search workload at load 0.6;
 //! * bad parameters are rejected with the field's name.

@@ -1,4 +1,4 @@
-//! PASE (PROTOCOLS.md section 7; Munir et al., SIGCOMM 2014).
+//! PASE (docs/protocols/pase.md; Munir et al., SIGCOMM 2014).
 //!
 //! Properties:
 //! * the arbitration rule, on a list of flows over a path of links, gives
@@ -17,7 +17,7 @@
 //!   probe interval and retransmits no data on timeouts;
 //! * the paper's results, each on the scenario the seed places it (the
 //!   paper's text was not at hand: claims and tolerances follow the seed's
-//!   wording, PROTOCOLS.md section 7). Reproduced: on the left-right tree
+//!   wording, docs/protocols/pase.md). Reproduced: on the left-right tree
 //!   at high load four queues within 10% of eight and one clearly worse;
 //!   the optimizations cut arbitration messages (at least a quarter at
 //!   high load; paper up to 50%) and, with delegation fixed, cost no AFCT

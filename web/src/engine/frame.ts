@@ -108,8 +108,7 @@ export interface Departure {
  * Turns the Dequeue records of the flat trace `a` into departures, keeping
  * those still on a wire after `afterPs`: a packet leaving port p at t is on
  * the wire until its last bit reaches the peer, the time the engine reports
- * on the record (serialization, then the link's delay: PROTOCOLS.md
- * section 1).
+ * on the record (serialization, then the link's delay: docs/model.md#links-and-ports).
  */
 export function departures(a: Float64Array, afterPs = -Infinity): Departure[] {
   const n = traceLength(a);

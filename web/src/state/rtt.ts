@@ -1,7 +1,7 @@
 // The base round-trip time of a topology, for the "step one RTT" control:
 // the longest host-to-host path's propagation both ways plus one MTU
 // serialization per hop out and one header serialization per hop back
-// (PROTOCOLS.md section 1: store-and-forward), without queueing.
+// (docs/model.md#switches: store-and-forward), without queueing.
 
 import type { Topology } from '../engine/api';
 

@@ -1,5 +1,5 @@
 //! The ideal FCT (OPT) of a flow: the time it takes alone in an empty
-//! network (PROTOCOLS.md section 2), computed with the same forwarding rules
+//! network (docs/model.md#metrics), computed with the same forwarding rules
 //! the simulation uses, so that slowdown = FCT / OPT is never below 1 and
 //! equals 1 for a lone flow whose sender keeps its NIC busy.
 

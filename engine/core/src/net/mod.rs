@@ -1,4 +1,4 @@
-//! The network model (PROTOCOLS.md section 1): nodes (hosts and switches),
+//! The network model (docs/model.md): nodes (hosts and switches),
 //! full-duplex links made of two ports, and routes.
 //!
 //! Every direction of a link starts at an output port with a queue; a host
@@ -221,7 +221,7 @@ impl Network {
 
 pub mod ideal;
 
-/// How a switch forwards a packet (PROTOCOLS.md section 1).
+/// How a switch forwards a packet (docs/model.md#switches).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Switching {

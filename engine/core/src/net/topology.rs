@@ -1,4 +1,4 @@
-//! Topology builders (PROTOCOLS.md section 1), all parametric.
+//! Topology builders (docs/model.md#topologies), all parametric.
 
 use super::{Network, Node, NodeKind, PortRole, PortSpec};
 use crate::ids::{LinkId, NodeId, PortId};

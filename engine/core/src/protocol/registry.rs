@@ -31,7 +31,7 @@ macro_rules! protocols {
         $(#[doc = $doc:literal])*
         $variant:ident = $name:literal => $plugin:ty $(, params $field:ident: $fdoc:literal)?;
     )*) => {
-        /// Which protocol runs (PROTOCOLS.md). The order is the order of
+        /// Which protocol runs (docs/protocols/index.md). The order is the order of
         /// every list of protocols (help texts, sweeps, tests).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
         pub enum ProtocolName {

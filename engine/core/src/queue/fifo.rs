@@ -1,4 +1,4 @@
-//! `droptail` and `ecn` (PROTOCOLS.md section 1).
+//! `droptail` and `ecn` (docs/model.md#queue-disciplines).
 
 use super::{DropReason, Dropped, EnqueueOutcome};
 use crate::packet::{PacketId, Packets};

@@ -1,4 +1,4 @@
-//! Queue disciplines of output ports (PROTOCOLS.md section 1). A port
+//! Queue disciplines of output ports (docs/model.md#queue-disciplines). A port
 //! asks its discipline three things (htsim's queue shape): take this
 //! arriving packet (or drop it, or drop another), give me the next packet
 //! to send, and how full are you.

@@ -1,5 +1,4 @@
-//! The `pfabric` discipline (pFabric paper, section 4.1; PROTOCOLS.md
-//! section 3).
+//! The `pfabric` discipline (pFabric paper, section 4.1; docs/protocols/pfabric.md).
 //!
 //! * Dequeue: find the most urgent packet (lowest rank; the earliest among
 //!   ties) in the buffer, then send the earliest-arrived packet *of that

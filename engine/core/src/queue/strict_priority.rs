@@ -1,4 +1,4 @@
-//! `strict_priority(n)` (PROTOCOLS.md section 1): n FIFO sub-queues, served
+//! `strict_priority(n)` (docs/model.md#queue-disciplines): n FIFO sub-queues, served
 //! highest first (sub-queue 0), each with its own ECN threshold, sharing one
 //! byte limit for the port. pHost puts control in sub-queue 0; PASE maps
 //! arbitrated flows to sub-queues.

@@ -1,4 +1,4 @@
-//! Empirical flow-size CDFs (PROTOCOLS.md section 1). The three measured
+//! Empirical flow-size CDFs (docs/model.md#workloads). The three measured
 //! workloads ship inside the engine (copied into `scenarios/workloads/`), so
 //! no run reads a file at run time.
 

@@ -84,7 +84,7 @@ impl FlowGenerator {
             _ => n_hosts,
         }
         .max(1);
-        // PROTOCOLS.md section 1: lambda_per_host = load * rate / (8 * mean bytes).
+        // docs/model.md#workloads: lambda_per_host = load * rate / (8 * mean bytes).
         let per_host = spec.load * net.host_rate.bps() as f64 / (8.0 * spec.mean_flow_bytes().expect("validated"));
         let tenant_sizes = spec.tenant_sizes.iter().flatten().map(|t| WorkloadSpec::sizes_of(t).expect("validated")).collect();
         let mean_gap_ps = 1e12 / (per_host * loaded_links as f64);

@@ -1,4 +1,4 @@
-//! Workloads (PROTOCOLS.md section 1): what flows arrive, when, between
+//! Workloads (docs/model.md#workloads): what flows arrive, when, between
 //! which hosts, with which sizes, deadlines and tenants.
 //!
 //! Open-loop matrices draw Poisson arrivals at a target load; closed-loop

@@ -1,10 +1,10 @@
 //! Fastpass (Perry et al., SIGCOMM 2014) as the pHost paper evaluates it
-//! (Gao et al., CoNEXT 2015, section 4; PROTOCOLS.md section 6): a central
+//! (Gao et al., CoNEXT 2015, section 4; docs/protocols/fastpass.md): a central
 //! arbiter decides when every packet is sent.
 //!
 //! * **Time** is cut into timeslots of one MTU transmission time at the
 //!   host link rate (Fastpass section 3), grouped into epochs of
-//!   `epoch_slots` slots (8: PROTOCOLS.md section 6, the pHost authors'
+//!   `epoch_slots` slots (8: docs/protocols/fastpass.md, the pHost authors'
 //!   simulator's `FASTPASS_EPOCH_PKTS`) followed by an idle guard of
 //!   `epoch_guard_slots` (default 0, the pHost paper's "epoch interval of
 //!   8 MTU transmission times"; 0.5 is that simulator's epoch of 8.5 MTU

@@ -4,7 +4,7 @@ use crate::protocol::params::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Fastpass as the pHost paper evaluates it (PROTOCOLS.md section 6;
+/// Fastpass as the pHost paper evaluates it (docs/protocols/fastpass.md;
 /// Perry et al., SIGCOMM 2014; Gao et al., CoNEXT 2015, section 4): a
 /// central arbiter allocates one-MTU timeslots in epochs, each timeslot a
 /// matching of sources to destinations.
@@ -16,7 +16,7 @@ pub struct FastpassParams {
     #[serde(default = "d_36k")]
     pub buffer_bytes: u64,
     /// Timeslots per epoch; a timeslot is one MTU transmission time at the
-    /// host link rate (Fastpass paper section 3). PROTOCOLS.md section 6 and
+    /// host link rate (Fastpass paper section 3). docs/protocols/fastpass.md and
     /// the pHost authors' simulator (`FASTPASS_EPOCH_PKTS`): 8. At most 32.
     /// Every epoch the arbiter sends one 40-B grant per flow it serves, so
     /// with very short epochs its own link, not the fabric, limits the run.
@@ -65,7 +65,7 @@ pub struct FastpassParams {
     /// timeslots; no host then sends or receives two packets in one slot).
     /// True: the source starts the granted epoch as soon as the grant
     /// arrives, as the pHost authors' simulator does (the Fastpass pHost
-    /// evaluates, PROTOCOLS.md section 6): a packet waits up to one epoch
+    /// evaluates, docs/protocols/fastpass.md): a packet waits up to one epoch
     /// less, and sources' slots are no longer aligned, so a receiver may
     /// get two packets at once.
     #[serde(default)]

@@ -8,7 +8,7 @@ use crate::protocol::params::{at_least, non_negative, positive};
 use crate::protocol::plugin::{buffer_field, Build, Descriptor, Plugin, PriorityKey};
 use crate::protocol::ports::{Discipline, PortSetup};
 
-/// Fastpass (Perry et al., SIGCOMM 2014; PROTOCOLS.md section 6).
+/// Fastpass (Perry et al., SIGCOMM 2014; docs/protocols/fastpass.md).
 pub struct FastpassPlugin;
 
 impl Plugin for FastpassPlugin {

@@ -1,4 +1,4 @@
-//! The Ideal scheduler (PROTOCOLS.md section 4): flow-level, not
+//! The Ideal scheduler (docs/protocols/ideal.md): flow-level, not
 //! packet-level. At each flow arrival or completion the active flows are
 //! sorted by remaining size and walked greedily: a flow gets its full
 //! access rate when neither its source nor its destination is taken yet

@@ -25,7 +25,7 @@ impl Decision {
 }
 
 /// The arbitration rule of one flow on one link (PASE section 3.1,
-/// Algorithm 1; PROTOCOLS.md section 7): `adh` is the summed demand of the
+/// Algorithm 1; docs/protocols/pase.md): `adh` is the summed demand of the
 /// more critical flows on a link of `capacity`, all in bits per second.
 pub fn arbitrate(adh: f64, demand: f64, capacity: f64, base_rate: f64, queues: u8, numbering: PaseQueueNumbering) -> Decision {
     let rate_bps = if adh < capacity { demand.min(capacity - adh) } else { base_rate };

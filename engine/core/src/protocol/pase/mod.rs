@@ -1,6 +1,5 @@
 //! PASE (Munir et al., "Friends, not Foes: Synthesizing Existing Transport
-//! Strategies for Data Center Networks", SIGCOMM 2014; PROTOCOLS.md
-//! section 7): arbitration decides each flow's priority queue and reference
+//! Strategies for Data Center Networks", SIGCOMM 2014; docs/protocols/pase.md): arbitration decides each flow's priority queue and reference
 //! rate, commodity strict-priority queues enforce the order in the network,
 //! and DCTCP-like end hosts adjust around the reference rate.
 //!
@@ -73,8 +72,7 @@
 //! * **Switches**: `strict_priority(queues)` with per-queue ECN at K.
 //!
 //! The paper's text was not available while this was written (searches
-//! found neither it nor the authors' code): the rules follow PROTOCOLS.md
-//! section 7, and the paper sections named here are as we recall them.
+//! found neither it nor the authors' code): the rules follow docs/protocols/pase.md, and the paper sections named here are as we recall them.
 //! Choices where the paper is open are parameters (`PaseParams`) and are
 //! listed in `docs/protocols/pase.md`.
 

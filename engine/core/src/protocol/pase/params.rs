@@ -5,7 +5,7 @@ use crate::protocol::window::params::{dctcp_like, DctcpProfile, DctcpSettings, S
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Which flows an arbitrator ranks as more critical (PROTOCOLS.md section 7).
+/// Which flows an arbitrator ranks as more critical (docs/protocols/pase.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PaseCriticality {
@@ -18,7 +18,7 @@ pub enum PaseCriticality {
     Edf,
 }
 
-/// How the queue index ceil(ADH / C) is read (PROTOCOLS.md section 7). Read
+/// How the queue index ceil(ADH / C) is read (docs/protocols/pase.md). Read
 /// literally with the top queue as 0, only a flow with ADH = 0 is in the top
 /// queue, and a flow with 0 < ADH < C, which still gets C - ADH, is in the
 /// second: on a link faster than the flows' demand (a 10 Gbps uplink of
@@ -47,7 +47,7 @@ pub enum PaseQueueNumbering {
     OneBased,
 }
 
-/// How a PASE end host sets its window (PROTOCOLS.md section 7).
+/// How a PASE end host sets its window (docs/protocols/pase.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PaseRateControl {
@@ -61,7 +61,7 @@ pub enum PaseRateControl {
 }
 
 /// What a child arbitrator may hand out of a link its parent delegated to
-/// it (PASE section 3.1, "delegation"; PROTOCOLS.md section 7). The paper
+/// it (PASE section 3.1, "delegation"; docs/protocols/pase.md). The paper
 /// says the parent divides its link among the children and re-apportions
 /// periodically; how much a child may admit between two re-apportionings,
 /// when its siblings leave the link idle, it leaves open.
@@ -83,7 +83,7 @@ pub enum PaseDelegatedCapacity {
     ShareOrSpare,
 }
 
-/// PASE (PROTOCOLS.md section 7; Munir et al., "Friends, not Foes:
+/// PASE (docs/protocols/pase.md; Munir et al., "Friends, not Foes:
 /// Synthesizing Existing Transport Strategies for Data Center Networks",
 /// SIGCOMM 2014): arbitrators per link decide each flow's priority queue
 /// and reference rate, strict-priority switch queues with per-queue ECN
@@ -179,8 +179,7 @@ pub struct PaseParams {
     /// DCTCP's) never wait.
     #[serde(default)]
     pub await_arbitration: bool,
-    /// Period of a flow's arbitration updates, in its base RTTs (PROTOCOLS.md
-    /// section 7: about once per RTT). Default 1.
+    /// Period of a flow's arbitration updates, in its base RTTs (docs/protocols/pase.md: about once per RTT). Default 1.
     #[serde(default = "d_one")]
     pub update_interval_rtts: f64,
     /// A switch arbitrator forgets a flow not refreshed for this many update
@@ -206,8 +205,7 @@ pub struct PaseParams {
     #[serde(default)]
     pub demand_capped_by_remaining: bool,
     /// A flow in the lowest queue grows its window by 1/cwnd per ACK as in
-    /// an intermediate queue (true) or holds one packet (false, PROTOCOLS.md
-    /// section 7's reading); it probes instead of retransmitting either way.
+    /// an intermediate queue (true) or holds one packet (false, docs/protocols/pase.md's reading); it probes instead of retransmitting either way.
     #[serde(default)]
     pub lowest_queue_grows: bool,
     /// Time an arbitrator takes to process one arbitration message

@@ -9,7 +9,7 @@ use crate::protocol::ports::{Discipline, PortSetup};
 use crate::protocol::window::controller::{ControllerConfig, DctcpConfig, PaseHostConfig};
 use crate::protocol::window::WindowConfig;
 
-/// PASE (Munir et al., SIGCOMM 2014; PROTOCOLS.md section 7).
+/// PASE (Munir et al., SIGCOMM 2014; docs/protocols/pase.md).
 pub struct PasePlugin;
 
 impl Plugin for PasePlugin {

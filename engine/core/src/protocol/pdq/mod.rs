@@ -1,5 +1,5 @@
 //! PDQ, Preemptive Distributed Quick flow scheduling (Hong, Caesar,
-//! Godfrey, SIGCOMM 2012; PROTOCOLS.md section 8).
+//! Godfrey, SIGCOMM 2012; docs/protocols/pdq.md).
 //!
 //! * Header ([`PdqHeader`], deadline in `Packet::rank`): every packet
 //!   carries the rate R_H, pauseby P_H, deadline D_H, expected

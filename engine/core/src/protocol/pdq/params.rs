@@ -4,7 +4,7 @@ use crate::protocol::params::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// PDQ (Hong, Caesar, Godfrey, SIGCOMM 2012; PROTOCOLS.md section 8).
+/// PDQ (Hong, Caesar, Godfrey, SIGCOMM 2012; docs/protocols/pdq.md).
 /// The four enhancements are switches: all off is PDQ(Basic), then
 /// `early_start` gives PDQ(ES), with `early_termination` PDQ(ES+ET), and
 /// all four (the default) PDQ(Full) with Suppressed Probing and dampening.

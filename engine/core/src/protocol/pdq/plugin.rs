@@ -6,7 +6,7 @@ use crate::protocol::params::{at_least, non_negative, positive, unit_fraction};
 use crate::protocol::plugin::{buffer_field, Build, Descriptor, Plugin, PriorityKey};
 use crate::protocol::ports::{Discipline, PortSetup};
 
-/// PDQ (Hong, Caesar, Godfrey, SIGCOMM 2012; PROTOCOLS.md section 8):
+/// PDQ (Hong, Caesar, Godfrey, SIGCOMM 2012; docs/protocols/pdq.md):
 /// switches grant or pause flows by criticality.
 pub struct PdqPlugin;
 

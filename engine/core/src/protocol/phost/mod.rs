@@ -1,4 +1,4 @@
-//! pHost (Gao et al., CoNEXT 2015; PROTOCOLS.md section 5): receiver-driven
+//! pHost (Gao et al., CoNEXT 2015; docs/protocols/phost.md): receiver-driven
 //! tokens over commodity priority queues, all logic at the end hosts.
 //!
 //! * **Source** (paper section 3.1): on flow arrival it sends an RTS

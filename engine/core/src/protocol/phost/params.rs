@@ -19,7 +19,7 @@ pub enum PhostPolicy {
     TenantFair,
 }
 
-/// pHost (PROTOCOLS.md section 5; pHost paper section 3). MTU-times are
+/// pHost (docs/protocols/phost.md; pHost paper section 3). MTU-times are
 /// the transmission time of 1500 B at the host's NIC (1.2 us at 10 Gbps).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -38,12 +38,12 @@ pub struct PhostParams {
     pub free_tokens: u32,
     /// Whether flows longer than `free_tokens` packets also start with
     /// `free_tokens` free packets. Default true, as the paper's text and
-    /// PROTOCOLS.md section 5 describe it; the authors' simulator gives free
+    /// docs/protocols/phost.md describe it; the authors' simulator gives free
     /// tokens only to flows that fit in them entirely (`init_capa_size`):
     /// set false for that.
     #[serde(default = "d_true")]
     pub free_tokens_long_flows: bool,
-    /// Whether free tokens expire. PROTOCOLS.md section 5 has tokens expire
+    /// Whether free tokens expire. docs/protocols/phost.md has tokens expire
     /// 1.5 MTU-times after the source receives them, which free tokens never
     /// are; default false. The authors' simulator voids them after
     /// `free_tokens + token_ttl_mtu` MTU-times from the flow's arrival: set

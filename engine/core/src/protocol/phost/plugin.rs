@@ -8,7 +8,7 @@ use crate::protocol::plugin::{buffer_field, Build, Descriptor, Field, Plugin, Pr
 use crate::protocol::ports::{Discipline, PortSetup};
 use crate::units::MTU;
 
-/// pHost (Gao et al., CoNEXT 2015; PROTOCOLS.md section 5).
+/// pHost (Gao et al., CoNEXT 2015; docs/protocols/phost.md).
 pub struct PhostPlugin;
 
 impl Plugin for PhostPlugin {

@@ -1,5 +1,4 @@
-//! RCP, the Rate Control Protocol (Dukkipati and McKeown; PROTOCOLS.md
-//! section 9): the simplest switch-resident protocol.
+//! RCP, the Rate Control Protocol (Dukkipati and McKeown; docs/protocols/rcp.md): the simplest switch-resident protocol.
 //!
 //! * Switch part (every output port, host NICs included): once per control
 //!   interval T the port updates its fair rate
@@ -23,7 +22,7 @@
 //!   when a flow enters, and updates R <- R + (T/d) (alpha (C - y) -
 //!   beta q / d) / N, the equation above with the count N for C / R.
 //!
-//! D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9) runs on the
+//! D3 (Wilson et al., SIGCOMM 2011; docs/protocols/d3.md) runs on the
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
 use crate::ids::{FlowId, NodeId, PortId};

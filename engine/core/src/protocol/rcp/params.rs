@@ -4,7 +4,7 @@ use crate::protocol::params::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// RCP (Dukkipati and McKeown; PROTOCOLS.md section 9).
+/// RCP (Dukkipati and McKeown; docs/protocols/rcp.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RcpParams {

@@ -8,7 +8,7 @@ use crate::net::Network;
 use crate::protocol::plugin::{buffer_field, Build, Descriptor, Plugin, PriorityKey};
 use crate::protocol::ports::{Discipline, PortSetup};
 
-/// RCP (Dukkipati and McKeown; PROTOCOLS.md section 9): switches compute
+/// RCP (Dukkipati and McKeown; docs/protocols/rcp.md): switches compute
 /// a fair rate per link.
 pub struct RcpPlugin;
 
@@ -41,7 +41,7 @@ impl Plugin for RcpPlugin {
     }
 }
 
-/// D3 (Wilson et al., SIGCOMM 2011; PROTOCOLS.md section 9): switches
+/// D3 (Wilson et al., SIGCOMM 2011; docs/protocols/d3.md): switches
 /// grant deadline flows their desired rate first come first served and
 /// share the rest.
 pub struct D3Plugin;

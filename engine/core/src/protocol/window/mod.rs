@@ -394,7 +394,7 @@ impl WindowTransport {
             p.class = s.class;
             if prioritized {
                 // pFabric: remaining un-ACKed, un-SACKed bytes (the ns-2
-                // code's `set_prio`, PROTOCOLS.md section 3).
+                // code's `set_prio`, docs/protocols/pfabric.md).
                 p.rank = s.sb.remaining_bytes();
             }
             p.header = Header::Window(WindowHeader::default());

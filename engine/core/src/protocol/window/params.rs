@@ -6,7 +6,7 @@ use crate::protocol::params::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// TCP NewReno with SACK (PROTOCOLS.md section 9; pFabric Table 1).
+/// TCP NewReno with SACK (docs/protocols/tcp.md; pFabric Table 1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpParams {
@@ -280,12 +280,12 @@ macro_rules! dctcp_params {
 }
 
 dctcp_params! {
-    /// DCTCP (PROTOCOLS.md section 9; DCTCP paper section 3).
+    /// DCTCP (docs/protocols/dctcp.md; DCTCP paper section 3).
     DctcpParams, dctcp_profile = "dctcp_profile", "params.dctcp.profile" {}
 }
 
 dctcp_params! {
-    /// D2TCP (PROTOCOLS.md section 9; Vamanan, Hasan, Vijaykumar, "Deadline-Aware
+    /// D2TCP (docs/protocols/d2tcp.md; Vamanan, Hasan, Vijaykumar, "Deadline-Aware
     /// Datacenter TCP", SIGCOMM 2012, section 3): DCTCP whose window cut on ECN
     /// marks is W <- W (1 - p / 2) with p = alpha^d, d the deadline imminence.
     /// The DCTCP parts default to DCTCP's (pFabric Table 1), since the D2TCP
@@ -309,7 +309,7 @@ dctcp_params! {
 }
 
 dctcp_params! {
-    /// L2DCT (PROTOCOLS.md section 9; Munir et al., "Minimizing Flow Completion
+    /// L2DCT (docs/protocols/l2dct.md; Munir et al., "Minimizing Flow Completion
     /// Times in Data Centers", INFOCOM 2013, section IV): DCTCP whose increase
     /// and decrease are scaled by a weight w_c that falls as the flow's bytes
     /// sent grow (least attained service first). On marks W <- W (1 - b / 2)
@@ -337,7 +337,7 @@ dctcp_params! {
     }
 }
 
-/// pFabric (PROTOCOLS.md section 3; pFabric paper section 4).
+/// pFabric (docs/protocols/pfabric.md; pFabric paper section 4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PFabricParams {

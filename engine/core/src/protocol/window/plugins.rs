@@ -14,7 +14,7 @@ const ECN_THRESHOLD: Field =
 /// The buffer of the DropTail and ECN ports.
 const BUFFER_225K: Field = buffer_field("pFabric Table 1: 225 KB");
 
-/// TCP NewReno with SACK over DropTail ports (PROTOCOLS.md section 9;
+/// TCP NewReno with SACK over DropTail ports (docs/protocols/tcp.md;
 /// pFabric Table 1).
 pub struct TcpPlugin;
 
@@ -45,7 +45,7 @@ impl Plugin for TcpPlugin {
     }
 }
 
-/// DCTCP over ECN-marking ports (PROTOCOLS.md section 9; DCTCP paper
+/// DCTCP over ECN-marking ports (docs/protocols/dctcp.md; DCTCP paper
 /// section 3).
 pub struct DctcpPlugin;
 

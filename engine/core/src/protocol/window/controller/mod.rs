@@ -286,7 +286,7 @@ impl ControllerConfig {
         !matches!(self, ControllerConfig::NewReno(_) | ControllerConfig::PFabric(_))
     }
     /// Data carry the flow's remaining bytes as their priority (pFabric
-    /// section 4.2; PROTOCOLS.md section 3).
+    /// section 4.2; docs/protocols/pfabric.md).
     #[inline]
     pub fn prioritized(&self) -> bool {
         matches!(self, ControllerConfig::PFabric(_))

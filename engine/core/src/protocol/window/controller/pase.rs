@@ -1,5 +1,5 @@
 //! PASE's end-host controller (Munir et al., SIGCOMM 2014, section 3.2;
-//! PROTOCOLS.md section 7): DCTCP's cut on marks; otherwise the window
+//! docs/protocols/pase.md): DCTCP's cut on marks; otherwise the window
 //! follows the queue the arbitration chose ([`PaseHost::on_decision`],
 //! called by `protocol/pase/`): the top queue holds the reference rate's
 //! window, an intermediate queue grows from 1 packet, the lowest holds 1
