@@ -11,7 +11,6 @@ import { CSV_README, documentedColumns } from '../../web/src/export/readme';
 import { validateSettings, encodeSettings, decodeSettings, exportName, dctcpProfileOf, DCTCP_PROFILE_NAMES, type Settings } from '../../web/src/state/settings';
 import { baseRttPs } from '../../web/src/state/rtt';
 import { applyFrame, emptyRun, revealedCount, type RunState } from '../../web/src/state/run';
-import { pfabricDequeueOrder } from '../../web/src/views/buffer';
 import { initSync, Engine } from '../../web/src/engine-glue/dcsim_wasm.js';
 
 const root = join(__dirname, '..', '..');
@@ -30,17 +29,6 @@ describe('frame decoding', () => {
     const c = decodeCompletions(new Float64Array([2, 1460, 100, 2000, 1.5, 0, 9]));
     expect(c[0]).toMatchObject({ flow: 2, sizeBytes: 1460, fctPs: 2000, slowdown: 1.5, dst: 9 });
     expect(decodePackets(new Float64Array([1, 2, 0, 3000, 1500, 0]))[0]).toMatchObject({ flow: 1, seq: 2, rank: 3000 });
-  });
-
-  it('orders a pFabric buffer as the switch serves it (pFabric section 4.1)', () => {
-    const p = (flow: number, seq: number, rank: number): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size: 1500, cls: 0 });
-    // Arrival order: flow 1 seq 0 (rank 50), flow 2 seq 3 (rank 30), flow 2
-    // seq 5 (rank 10), flow 1 seq 1 (rank 40). The most urgent packet is flow
-    // 2's rank 10, so flow 2's earliest packet (seq 3) goes first; then flow
-    // 2's seq 5 (rank 10 still the best); then flow 1's best is rank 40, so
-    // its earliest packet (seq 0, rank 50) goes before seq 1.
-    const order = pfabricDequeueOrder([p(1, 0, 50), p(2, 3, 30), p(2, 5, 10), p(1, 1, 40)]);
-    expect(order.map((x) => [x.flow, x.seq])).toEqual([[2, 3], [2, 5], [1, 0], [1, 1]]);
   });
 
   it('puts a departing packet on the wire until the engine says it arrives', () => {

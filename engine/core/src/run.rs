@@ -91,8 +91,10 @@ pub trait Runner {
     fn records(&self) -> &[FlowRecord];
     /// Bytes buffered per sub-queue of one port.
     fn subqueue_bytes(&self, port: PortId) -> Vec<u64>;
-    /// The packets buffered at one port (for the port inspector).
-    fn port_packets(&self, port: PortId) -> Vec<Packet>;
+    /// The packets buffered at one port in the order it sends them, and
+    /// the index of the one a full buffer drops first (for the port
+    /// inspector; `Simulation::port_packets`).
+    fn port_packets(&self, port: PortId) -> (Vec<Packet>, Option<usize>);
     /// Drop, send and mark counters so far.
     fn counters(&self) -> &Counters;
     /// What a port's link carried for nothing: wire bytes of data packets
@@ -201,7 +203,7 @@ impl<P: Protocol + 'static> Runner for PacketLevel<P> {
     fn subqueue_bytes(&self, port: PortId) -> Vec<u64> {
         self.sim.subqueue_bytes(port)
     }
-    fn port_packets(&self, port: PortId) -> Vec<Packet> {
+    fn port_packets(&self, port: PortId) -> (Vec<Packet>, Option<usize>) {
         self.sim.port_packets(port)
     }
     fn counters(&self) -> &Counters {
@@ -311,8 +313,8 @@ impl Runner for Flowlevel {
     fn subqueue_bytes(&self, _port: PortId) -> Vec<u64> {
         vec![0]
     }
-    fn port_packets(&self, _port: PortId) -> Vec<Packet> {
-        Vec::new()
+    fn port_packets(&self, _port: PortId) -> (Vec<Packet>, Option<usize>) {
+        (Vec::new(), None)
     }
     fn counters(&self) -> &Counters {
         &self.counters

@@ -272,16 +272,32 @@ impl Engine {
         }
     }
 
-    /// The packets buffered at one port, [`PACKET_WIDTH`] numbers each.
+    /// The packets buffered at one port, [`PACKET_WIDTH`] numbers each, in
+    /// the order the port sends them if nothing else arrives (the
+    /// discipline's own dequeue: pFabric's priority order, strict priority's
+    /// lanes, FIFO's arrival order).
     pub fn port_packets(&self, port: u32) -> Vec<f64> {
         let mut v = Vec::new();
         let r = self.timeline.run();
         if (port as usize) < r.network().ports.len() {
-            for p in r.port_packets(PortId(port)) {
+            for p in r.port_packets(PortId(port)).0 {
                 v.extend_from_slice(&[p.flow.0 as f64, p.seq as f64, kind_code(p.kind), p.rank as f64, p.size as f64, p.class as f64]);
             }
         }
         v
+    }
+
+    /// Index in `port_packets` of the packet a full buffer at `port` drops
+    /// first to admit a more urgent arrival (pFabric: the least urgent), or
+    /// -1 where the discipline drops the arrival instead or the buffer is
+    /// empty.
+    pub fn port_drop_first(&self, port: u32) -> i32 {
+        let r = self.timeline.run();
+        if (port as usize) < r.network().ports.len() {
+            r.port_packets(PortId(port)).1.map_or(-1, |i| i as i32)
+        } else {
+            -1
+        }
     }
 
     /// One flow's record as JSON (src, dst, size, start, end, ideal FCT,

@@ -123,8 +123,10 @@ export interface PortSnapshot {
   port: number;
   /** Bytes per sub-queue (one entry for single-queue disciplines). */
   subqueueBytes: Float64Array;
-  /** PACKET_WIDTH numbers per buffered packet. */
+  /** PACKET_WIDTH numbers per buffered packet, in the order the port sends them if nothing else arrives (the engine's own dequeue). */
   packets: Float64Array;
+  /** Index in `packets` of the packet a full buffer drops first to admit a more urgent arrival (pFabric: the least urgent); -1 where the arrival is dropped instead. */
+  dropFirst: number;
   /** A host NIC: wire bytes of data its host sent here that were dropped at a later hop (PASE §4.2's wasted capacity); 0 elsewhere. */
   wastedBytes: number;
   /** A host NIC: wire bytes this link has sent so far; 0 elsewhere. */

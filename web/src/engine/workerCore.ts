@@ -130,7 +130,7 @@ export function checkEnvelope(data: unknown): Checked {
 /** The inspected port's buffer and what its link carried for nothing. */
 function inspectSnapshot(e: Engine, port: number): PortSnapshot {
   const [wastedBytes, sentBytes] = e.port_waste(port);
-  return { port, subqueueBytes: new Float64Array(e.subqueue_bytes(port)), packets: new Float64Array(e.port_packets(port)), wastedBytes, sentBytes };
+  return { port, subqueueBytes: new Float64Array(e.subqueue_bytes(port)), packets: new Float64Array(e.port_packets(port)), dropFirst: e.port_drop_first(port), wastedBytes, sentBytes };
 }
 
 /** The engine class (the WebAssembly module's `Engine`, initialized). */

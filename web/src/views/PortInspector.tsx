@@ -7,7 +7,7 @@ import { decodePackets, type BufferedPacket } from '../engine/frame';
 import type { RunState } from '../state/run';
 import { flowColor, KIND_NAMES } from './palette';
 import { portName, ROLE_NAMES } from './layout';
-import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
+import { bytesAhead, dropExplanation, priorityLanes, wasteText } from './buffer';
 import { bytesText, count, plural, rateText, sig, usText } from '../format/format';
 
 /** A rank (remaining bytes) with 4 significant digits, so near-equal ranks stay distinguishable. */
@@ -66,8 +66,10 @@ export function PortInspector({ run, port, discipline, bufferBytes, ecnThreshold
   } else if (!packets.length) {
     body = <p className="note">The buffer is empty.</p>;
   } else if (discipline === 'pfabric') {
-    const order = pfabricDequeueOrder(packets);
-    const victim = packets[pfabricDropVictim(packets)];
+    // The engine sends the packets in its service order, with the one a
+    // full buffer drops first (queue/pfabric.rs): nothing re-derived here.
+    const order = packets;
+    const victim = snap.dropFirst >= 0 ? packets[snap.dropFirst] : undefined;
     body = (
       <>
         <p className="rule">

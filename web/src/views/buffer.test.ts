@@ -2,39 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { BufferedPacket } from '../engine/frame';
 import { DropWhy } from '../engine/api';
 import { dropWhyText } from '../format/format';
-import { bytesAhead, dropExplanation, pfabricDequeueOrder, pfabricDropVictim, priorityLanes, wasteText } from './buffer';
+import { bytesAhead, dropExplanation, priorityLanes, wasteText } from './buffer';
 
 const p = (flow: number, seq: number, rank: number, cls = 0, size = 1500): BufferedPacket => ({ flow, seq, rank, packetKind: 0, size, cls });
 
-describe('pFabric buffer order (pFabric section 4.1, engine queue/pfabric.rs)', () => {
-  it('sends the earliest packet of the most urgent flow (the engine test case)', () => {
-    // engine/core/src/queue/pfabric.rs `sends_the_earliest_packet_of_the_most_urgent_flow`.
-    const arrivals = [p(1, 0, 900), p(2, 0, 500), p(1, 1, 100), p(3, 0, 300), p(4, 0, 300)];
-    expect(pfabricDequeueOrder(arrivals).map((x) => [x.flow, x.seq])).toEqual([
-      [1, 0],
-      [1, 1],
-      [3, 0],
-      [4, 0],
-      [2, 0],
-    ]);
-  });
-
-  it('re-picks the most urgent packet after every send', () => {
-    // Flow 1's second packet is less urgent than flow 2: flow 2 overtakes it.
-    const arrivals = [p(1, 0, 100), p(1, 1, 900), p(2, 0, 500)];
-    expect(pfabricDequeueOrder(arrivals).map((x) => [x.flow, x.seq])).toEqual([
-      [1, 0],
-      [2, 0],
-      [1, 1],
-    ]);
-  });
-
-  it('drops the least urgent packet first, the latest among ties', () => {
-    const arrivals = [p(1, 0, 100), p(2, 0, 700), p(3, 0, 300), p(5, 0, 700)];
-    expect(pfabricDropVictim(arrivals)).toBe(3);
-    expect(pfabricDropVictim([])).toBe(-1);
-  });
-
+describe('drop reasons in words', () => {
   it('explains the drop rule', () => {
     expect(dropExplanation('least urgent')).toMatch(/least urgent — the buffer was full and this packet had the highest remaining-size rank/);
     expect(dropExplanation('buffer full')).toMatch(/buffer full/);

@@ -1,51 +1,12 @@
-// A port's buffer as its discipline sees it (pure, no DOM): the exact order
-// a pFabric port sends its packets and which one it drops first, strict
-// priority lanes, FIFO positions against the ECN threshold.
+// A port's buffer as its discipline sees it (pure, no DOM): strict
+// priority lanes, FIFO positions against the ECN threshold, drop reasons in
+// words. The engine sends the packets in its own service order (and which
+// one a full pFabric buffer drops first), so nothing here re-derives a
+// discipline's order.
 
 import type { BufferedPacket } from '../engine/frame';
 import type { DropWhyName } from '../engine/api';
 import { bytesText, DROP_WHY_WORDS, sig } from '../format/format';
-
-/**
- * The order in which a pFabric port sends `arrivalOrder` (the snapshot,
- * oldest arrival first) if nothing else arrives, replaying the engine's
- * dequeue (engine/core/src/queue/pfabric.rs; pFabric paper section 4.1):
- * take the most urgent packet (lowest rank, the earliest arrival among
- * ties), then send the earliest-arrived packet of *its flow* (so a flow's
- * packets leave in order). Repeated after every send, so a flow whose
- * later packets are less urgent can be overtaken.
- */
-export function pfabricDequeueOrder(arrivalOrder: readonly BufferedPacket[]): BufferedPacket[] {
-  const left = arrivalOrder.slice();
-  const out: BufferedPacket[] = [];
-  while (left.length) {
-    let best = 0;
-    for (let i = 1; i < left.length; i++) if (left[i].rank < left[best].rank) best = i;
-    const flow = left[best].flow;
-    let first = best;
-    for (let i = 0; i < best; i++) {
-      if (left[i].flow === flow) {
-        first = i;
-        break;
-      }
-    }
-    out.push(left[first]);
-    left.splice(first, 1);
-  }
-  return out;
-}
-
-/**
- * Index (in `arrivalOrder`) of the packet a full pFabric buffer drops first
- * to admit a more urgent arrival: the least urgent (highest rank), the
- * latest arrival among ties (pFabric paper section 4.1; pfabric.rs). -1 if
- * the buffer is empty.
- */
-export function pfabricDropVictim(arrivalOrder: readonly BufferedPacket[]): number {
-  let v = -1;
-  for (let i = 0; i < arrivalOrder.length; i++) if (v < 0 || arrivalOrder[i].rank >= arrivalOrder[v].rank) v = i;
-  return v;
-}
 
 /** Packets per strict-priority sub-queue (lane 0 is served first), keeping arrival order within a lane. */
 export function priorityLanes(packets: readonly BufferedPacket[], lanes: number): BufferedPacket[][] {

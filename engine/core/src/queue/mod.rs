@@ -142,6 +142,23 @@ impl Queue {
             Queue::PFabric(q) => q.iter().for_each(f),
         }
     }
+    /// The buffered packets in the order this port sends them if nothing
+    /// else arrives: the discipline's own dequeue, run on a copy (the port
+    /// inspector shows this order; the page does not re-derive it).
+    pub fn service_order(&self, pool: &Packets) -> Vec<PacketId> {
+        let mut copy = self.clone();
+        std::iter::from_fn(|| copy.dequeue(pool)).collect()
+    }
+    /// The buffered packet a full buffer pushes out first to admit a more
+    /// urgent arrival: pFabric's least urgent packet, the latest arrival
+    /// among ties (pFabric paper section 4.1, "drop the lowest priority
+    /// packet"). None for the disciplines that drop the arrival instead.
+    pub fn drop_first(&self) -> Option<PacketId> {
+        match self {
+            Queue::PFabric(q) => q.drop_first(),
+            Queue::Fifo(_) | Queue::StrictPriority(_) => None,
+        }
+    }
     /// Bytes buffered per sub-queue (one entry for single-queue disciplines).
     pub fn subqueue_bytes(&self) -> Vec<u64> {
         match self {

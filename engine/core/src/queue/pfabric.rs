@@ -164,6 +164,11 @@ impl PFabricQueue {
         self.bytes -= pool.get(id).size as u64;
         Some(id)
     }
+    /// The entry `enqueue_full` drops first: the least urgent (highest
+    /// rank), the latest arrival among ties.
+    pub(super) fn drop_first(&self) -> Option<PacketId> {
+        self.order.iter().enumerate().max_by(|(i, a), (j, b)| a.rank.cmp(&b.rank).then(i.cmp(j))).map(|(_, e)| e.id)
+    }
     pub(super) fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -205,6 +210,31 @@ mod tests {
         // Flow 1 goes first, in order (seq 0 although its rank is 900).
         assert_eq!(order, vec![(1, 0), (1, 1), (3, 0), (4, 0), (2, 0)]);
         assert_eq!(q.bytes(), 0);
+    }
+
+    /// The order the port inspector shows is the order the port sends, and
+    /// its "drops first" is the packet a more urgent arrival pushes out.
+    #[test]
+    fn service_order_and_drop_first_are_what_the_queue_does() {
+        let mut q = pfabric(5 * 1500);
+        q.enqueue(pkt(1, 0, 900));
+        q.enqueue(pkt(2, 0, 500));
+        q.enqueue(pkt(1, 1, 100));
+        q.enqueue(pkt(3, 0, 300));
+        q.enqueue(pkt(4, 0, 900)); // ties flow 1's first packet: the later arrival drops first
+        let shown: Vec<(u32, u32)> = q.q.service_order(&q.pool).into_iter().map(|id| (q.pool.get(id).flow.0, q.pool.get(id).seq)).collect();
+        let first = q.q.drop_first().map(|id| (q.pool.get(id).flow.0, q.pool.get(id).seq));
+        assert_eq!(q.len(), 5, "showing the order leaves the buffer as it is");
+        assert_eq!(first, Some((4, 0)));
+        let mut full = q.q.clone();
+        let mut pool = q.pool.clone();
+        let mut dropped = Vec::new();
+        full.enqueue(pool.insert(pkt(5, 0, 50)), &mut pool, &mut dropped);
+        assert_eq!(dropped.iter().map(|&(id, _)| (pool.get(id).flow.0, pool.get(id).seq)).collect::<Vec<_>>(), vec![(4, 0)]);
+        let sent: Vec<(u32, u32)> = std::iter::from_fn(|| q.dequeue()).map(|p| (p.flow.0, p.seq)).collect();
+        assert_eq!(shown, sent);
+        assert_eq!(shown, vec![(1, 0), (1, 1), (3, 0), (2, 0), (4, 0)]);
+        assert_eq!(q.q.drop_first(), None);
     }
 
     #[test]

@@ -449,12 +449,15 @@ impl<P: Protocol> Simulation<P> {
         self.queues[port.idx()].subqueue_bytes()
     }
 
-    /// The packets buffered at one port, in the discipline's storage order
-    /// (the port inspector sorts them as the discipline sees them).
-    pub fn port_packets(&self, port: PortId) -> Vec<Packet> {
-        let mut v = Vec::new();
-        self.queues[port.idx()].for_each(|id| v.push(*self.packets.get(id)));
-        v
+    /// The packets buffered at one port, in the order the port sends them
+    /// if nothing else arrives (`Queue::service_order`), and the index in
+    /// that list of the one a full buffer drops first (`Queue::drop_first`;
+    /// None where the arrival is dropped instead).
+    pub fn port_packets(&self, port: PortId) -> (Vec<Packet>, Option<usize>) {
+        let q = &self.queues[port.idx()];
+        let order = q.service_order(&self.packets);
+        let first = q.drop_first().and_then(|d| order.iter().position(|&id| id == d));
+        (order.into_iter().map(|id| *self.packets.get(id)).collect(), first)
     }
 
     /// Time of the next pending event, if any.
