@@ -10,7 +10,7 @@
 // lesson this way; the lesson editor checks a draft before it is saved.
 // Pure code, no DOM: it runs in the page, in a worker and in Node.
 
-import { CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Topology, type TopoPort } from '../engine/api';
+import { CONTROL_EVENTS, CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Topology, type TopoPort } from '../engine/api';
 import { LONG_FLOW_MIN, SHORT_FLOW_MAX } from '../views/stats';
 import { bytesText, fmtTime } from '../views/format';
 import { DEFAULT_PROTOCOL, type FieldError } from '../state/settings';
@@ -160,8 +160,8 @@ export function factKey(s: Pick<Shows, 'what' | 'where' | 'message' | 'size'>): 
 /** Drop times a `FactsFolder` keeps (the scrubber draws them as ticks). */
 export const DROP_TIMES_KEEP = 20_000;
 
-/** Control messages after which a flow is given up (it is then not paused). */
-const GIVE_UP = new Set<string>(['pdq_terminate', 'deadline_abort', 'd3_quench']);
+/** Control messages after which a flow is given up (it is then not paused): the ones the engine flags `gives_up`. */
+const GIVE_UP = new Set<string>(Object.values(CONTROL_EVENTS).filter((e) => e.gives_up).map((e) => e.name));
 
 /**
  * Folds a run's trace and completions, in time order, into counts; takes
