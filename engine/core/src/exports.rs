@@ -10,11 +10,12 @@ use crate::branch::BranchChange;
 use crate::fault::FaultKind;
 use crate::metrics::{LONG_FLOW_MIN, SHORT_FLOW_MAX};
 use crate::packet::PacketKind;
+use crate::protocol::control_events;
 use crate::protocol::ports::PortSetup;
 use crate::protocol::window::params::DctcpProfile;
 use crate::protocol::{ProtocolName, ProtocolParams};
 use crate::queue::DropReason;
-use crate::trace::{ControlEvent, TraceCode};
+use crate::trace::TraceCode;
 
 /// `{ Name: code, ... }` for the variants `all`, their codes `code`.
 fn code_object<T: std::fmt::Debug + Copy>(all: &[T], code: impl Fn(T) -> u8) -> String {
@@ -26,7 +27,8 @@ fn code_object<T: std::fmt::Debug + Copy>(all: &[T], code: impl Fn(T) -> u8) -> 
 pub fn typescript() -> String {
     let q = |s: &str| format!("'{s}'");
     let protocols: Vec<String> = ProtocolName::ALL.iter().map(|p| q(p.as_str())).collect();
-    let controls: Vec<String> = ControlEvent::ALL.iter().map(|e| q(e.as_str())).collect();
+    let controls: Vec<String> = control_events().iter().map(|e| q(e.name)).collect();
+    let control_words: Vec<String> = control_events().iter().map(|e| format!("  {}: {},", e.name, serde_json::to_string(e).expect("JSON"))).collect();
     let faults: Vec<String> = FaultKind::NAMES.iter().map(|k| q(k)).collect();
     let settings: Vec<String> = BranchChange::SETTING_KINDS.iter().map(|k| q(k)).collect();
     let defaults = ProtocolParams::default();
@@ -70,8 +72,10 @@ pub fn typescript() -> String {
          export const FAULT_KINDS = [{}] as const;\n\n\
          /** The kinds of a branch's change that are settings, not faults (engine/core/src/branch.rs `BranchChange`). */\n\
          export const BRANCH_SETTING_KINDS = [{}] as const;\n\n\
-         /** Control events by code: the aux column of Control and Decision trace records (engine/core/src/trace.rs `ControlEvent`). */\n\
+         /** Control events by code: the aux column of Control and Decision trace records (engine/core/src/protocol/registry.rs `control_events`). */\n\
          export const CONTROL_NAMES = [{}] as const;\n\n\
+         /** Each control event's words and flags, as the protocol that traces it declares them in its folder (engine/core/src/trace.rs `ControlEvent`; each protocol's descriptor lists its own). */\n\
+         export const CONTROL_EVENTS = {{\n{}\n}} as const;\n\n\
          /** Each protocol's ports with its default parameters (engine/core/src/protocol/ports.rs `PortSetup`). */\n\
          export const PORT_DEFAULTS = {{\n{}\n}} as const;\n\n\
          /** DCTCP's end-host profiles (`params.dctcp.profile`, also D2TCP's and L2DCT's), the first the default, and the values each sets (engine/core/src/protocol/window/params.rs `DctcpProfile`). */\n\
@@ -87,6 +91,7 @@ pub fn typescript() -> String {
         faults.join(", "),
         settings.join(", "),
         controls.join(", "),
+        control_words.join("\n"),
         ports.join("\n"),
         profiles.join("\n"),
         descriptors.join("\n")

@@ -37,14 +37,25 @@ pub enum TraceKind {
     /// A switch changed a per-link rate (RCP's fair share), bits per second.
     LinkRate { port: PortId, rate_bps: f64 },
     /// A control message was sent (`what` names it).
-    Control { flow: FlowId, what: ControlEvent },
+    Control {
+        flow: FlowId,
+        #[serde(serialize_with = "control_name")]
+        what: &'static ControlEvent,
+    },
     /// A scheduling decision about a flow, with what was decided: PASE's
     /// arbitrators (the priority queue and reference rate), PDQ's switches
     /// (accept at a rate, or pause: rate 0). `port` is the link the
     /// decision is about when one is (a PDQ switch port, a PASE
     /// arbitrator's link); `queue` the priority queue when one is decided.
     /// The browser's control-plane panel shows each flow's latest one.
-    Decision { flow: FlowId, port: Option<PortId>, what: ControlEvent, queue: Option<u8>, rate_bps: f64 },
+    Decision {
+        flow: FlowId,
+        port: Option<PortId>,
+        #[serde(serialize_with = "control_name")]
+        what: &'static ControlEvent,
+        queue: Option<u8>,
+        rate_bps: f64,
+    },
 }
 
 /// The kind of a trace record as the browser binding encodes it (the
@@ -70,9 +81,9 @@ pub enum TraceCode {
     Timeout = 6,
     /// A switch set a link rate (RCP); aux = bits per second.
     LinkRate = 7,
-    /// A control message; aux = its [`ControlEvent`] code.
+    /// A control message; aux = its [`ControlEvent`]'s code.
     Control = 8,
-    /// A scheduling decision (PASE, PDQ); aux = its [`ControlEvent`] code,
+    /// A scheduling decision (PASE, PDQ); aux = its [`ControlEvent`]'s code,
     /// seq = priority queue (-1: none decided), priority = rate in bits per
     /// second, port = the link (-1: none).
     Decision = 9,
@@ -117,158 +128,29 @@ impl TraceKind {
 }
 
 /// A control message or decision of a protocol, as traced (`TraceKind`'s
-/// `Control` and `Decision`). The names are the ones the page shows; the
-/// WebAssembly binding encodes one as its index in [`ControlEvent::ALL`],
-/// and the page reads the names from the engine (`dcsim names`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum ControlEvent {
-    /// pFabric: a 1-byte probe in probe mode (pFabric section 4.2).
-    Probe,
-    /// pHost: a flow's request to send (pHost section 3).
-    Rts,
-    /// pHost: a token granting one data packet.
-    Token,
-    /// pHost: a token expired unused at its source (pHost section 3).
-    TokenExpired,
-    /// pHost: a free token (for the first packets) expired unused.
-    FreeTokenExpired,
-    /// pHost: a destination downgrades an unresponsive flow.
-    Downgrade,
-    /// pHost: a destination names missing packets again.
-    ReceiverTimeout,
-    /// Fastpass: a demand report to the arbiter.
-    FastpassRequest,
-    /// Fastpass: the arbiter's timeslot allocation.
-    FastpassGrant,
-    /// Fastpass: a source missed its slot.
-    FastpassMissedSlot,
-    /// Fastpass: a source asks again after a lost request.
-    FastpassQuery,
-    /// Fastpass: the arbiter could not place a demand.
-    FastpassNack,
-    /// Fastpass: an acknowledgement of arbiter messages.
-    FastpassAck,
-    /// PASE: an arbitration request and its per-link decision.
-    PaseRequest,
-    /// PASE: the arbitrators' answer (queue and reference rate).
-    PaseDecision,
-    /// PASE: early pruning stopped a request.
-    PasePrune,
-    /// PASE: a child reports its delegated share's use.
-    PaseDelegationReport,
-    /// PASE: a parent updates a child's delegated share.
-    PaseDelegationUpdate,
-    /// PASE: a header-only probe from the lowest queue.
-    PaseProbe,
-    /// PASE: a finished flow releases its arbitration.
-    PaseRelease,
-    /// PDQ: a flow's SYN, asking the switches for a rate.
-    PdqSyn,
-    /// PDQ: the switches accept the flow at a rate.
-    PdqAccept,
-    /// PDQ: a switch accepts the flow early (Early Start, PDQ section 3.3).
-    PdqEarlyStart,
-    /// PDQ: a switch pauses the flow.
-    PdqPause,
-    /// PDQ: the flow's rate changed.
-    PdqRate,
-    /// PDQ: a paused or slowed flow probes.
-    PdqProbe,
-    /// PDQ: Early Termination gives the flow up.
-    PdqTerminate,
-    /// PDQ: the flow's FIN releases its state at the switches.
-    PdqFin,
-    /// D3: a flow that cannot meet its deadline is quenched.
-    D3Quench,
-    /// RCP/D3: a slow flow asks for the current rate again.
-    RcpRefresh,
-    /// Any protocol, with `workload.abort_at_deadline`: the flow's deadline
-    /// passed before it finished, and its sender gave it up.
-    DeadlineAbort,
+/// `Control` and `Decision`). Each protocol declares its own in its folder
+/// and lists them in its descriptor (`Descriptor::controls`); the page
+/// reads the names and words from there (`dcsim names`). The WebAssembly
+/// binding encodes one as its place in the registry's list of every
+/// protocol's events (`protocol::control_events`).
+#[derive(Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct ControlEvent {
+    /// Its name in the trace, e.g. `"pdq_pause"` (distinct across protocols).
+    pub name: &'static str,
+    /// What it means, in a few words, as the page's event log shows it.
+    pub text: &'static str,
+    /// The flow is given up by it: it will never finish (the lessons'
+    /// "a flow was given up" facts count these).
+    pub gives_up: bool,
 }
 
-impl ControlEvent {
-    /// Every control event, in code order.
-    pub const ALL: [ControlEvent; 31] = [
-        ControlEvent::Probe,
-        ControlEvent::Rts,
-        ControlEvent::Token,
-        ControlEvent::TokenExpired,
-        ControlEvent::FreeTokenExpired,
-        ControlEvent::Downgrade,
-        ControlEvent::ReceiverTimeout,
-        ControlEvent::FastpassRequest,
-        ControlEvent::FastpassGrant,
-        ControlEvent::FastpassMissedSlot,
-        ControlEvent::FastpassQuery,
-        ControlEvent::FastpassNack,
-        ControlEvent::FastpassAck,
-        ControlEvent::PaseRequest,
-        ControlEvent::PaseDecision,
-        ControlEvent::PasePrune,
-        ControlEvent::PaseDelegationReport,
-        ControlEvent::PaseDelegationUpdate,
-        ControlEvent::PaseProbe,
-        ControlEvent::PaseRelease,
-        ControlEvent::PdqSyn,
-        ControlEvent::PdqAccept,
-        ControlEvent::PdqEarlyStart,
-        ControlEvent::PdqPause,
-        ControlEvent::PdqRate,
-        ControlEvent::PdqProbe,
-        ControlEvent::PdqTerminate,
-        ControlEvent::PdqFin,
-        ControlEvent::D3Quench,
-        ControlEvent::RcpRefresh,
-        ControlEvent::DeadlineAbort,
-    ];
-    /// Its name, e.g. `"pdq_pause"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ControlEvent::Probe => "probe",
-            ControlEvent::Rts => "rts",
-            ControlEvent::Token => "token",
-            ControlEvent::TokenExpired => "token_expired",
-            ControlEvent::FreeTokenExpired => "free_token_expired",
-            ControlEvent::Downgrade => "downgrade",
-            ControlEvent::ReceiverTimeout => "receiver_timeout",
-            ControlEvent::FastpassRequest => "fastpass_request",
-            ControlEvent::FastpassGrant => "fastpass_grant",
-            ControlEvent::FastpassMissedSlot => "fastpass_missed_slot",
-            ControlEvent::FastpassQuery => "fastpass_query",
-            ControlEvent::FastpassNack => "fastpass_nack",
-            ControlEvent::FastpassAck => "fastpass_ack",
-            ControlEvent::PaseRequest => "pase_request",
-            ControlEvent::PaseDecision => "pase_decision",
-            ControlEvent::PasePrune => "pase_prune",
-            ControlEvent::PaseDelegationReport => "pase_delegation_report",
-            ControlEvent::PaseDelegationUpdate => "pase_delegation_update",
-            ControlEvent::PaseProbe => "pase_probe",
-            ControlEvent::PaseRelease => "pase_release",
-            ControlEvent::PdqSyn => "pdq_syn",
-            ControlEvent::PdqAccept => "pdq_accept",
-            ControlEvent::PdqEarlyStart => "pdq_early_start",
-            ControlEvent::PdqPause => "pdq_pause",
-            ControlEvent::PdqRate => "pdq_rate",
-            ControlEvent::PdqProbe => "pdq_probe",
-            ControlEvent::PdqTerminate => "pdq_terminate",
-            ControlEvent::PdqFin => "pdq_fin",
-            ControlEvent::D3Quench => "d3_quench",
-            ControlEvent::RcpRefresh => "rcp_refresh",
-            ControlEvent::DeadlineAbort => "deadline_abort",
-        }
-    }
-    /// Its code: the index in [`ControlEvent::ALL`].
-    pub fn code(self) -> u8 {
-        self as u8
-    }
-}
+/// Any protocol, with `workload.abort_at_deadline`: the flow's deadline
+/// passed before it finished, and its sender gave it up.
+pub const DEADLINE_ABORT: &ControlEvent = &ControlEvent { name: "deadline_abort", text: "deadline passed: the sender gave the flow up", gives_up: true };
 
-impl Serialize for ControlEvent {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
+/// A traced control event as its name (the trace's serialized form).
+fn control_name<S: serde::Serializer>(e: &&'static ControlEvent, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(e.name)
 }
 
 impl Serialize for PacketKind {
@@ -314,18 +196,7 @@ impl Trace {
 
 #[cfg(test)]
 mod tests {
-    use super::ControlEvent;
-
-    #[test]
-    fn control_event_codes_index_their_names() {
-        for (i, e) in ControlEvent::ALL.iter().enumerate() {
-            assert_eq!(e.code() as usize, i, "{e:?}");
-        }
-        let mut names: Vec<&str> = ControlEvent::ALL.iter().map(|e| e.as_str()).collect();
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), ControlEvent::ALL.len(), "names are distinct");
-    }
+    use super::DEADLINE_ABORT;
 
     #[test]
     fn record_codes_are_their_place_in_the_lists() {
@@ -358,8 +229,8 @@ mod tests {
             TraceKind::FlowFinish { flow: f },
             TraceKind::Timeout { flow: f, probe_mode: false },
             TraceKind::LinkRate { port: p, rate_bps: 0.0 },
-            TraceKind::Control { flow: f, what: ControlEvent::Probe },
-            TraceKind::Decision { flow: f, port: None, what: ControlEvent::Probe, queue: None, rate_bps: 0.0 },
+            TraceKind::Control { flow: f, what: DEADLINE_ABORT },
+            TraceKind::Decision { flow: f, port: None, what: DEADLINE_ABORT, queue: None, rate_bps: 0.0 },
         ];
         let mut codes: Vec<TraceCode> = kinds.iter().map(|k| k.code()).collect();
         codes.push(TraceCode::Dequeue);

@@ -38,12 +38,14 @@ mod common;
 use common::{assert_rejected_naming, load, par_map, run_ok};
 use dcsim_core::ids::{FlowId, NodeId, PortId};
 use dcsim_core::net::topology::build;
+use dcsim_core::protocol::pase::events;
 use dcsim_core::protocol::pase::params::{PaseCriticality, PaseDelegatedCapacity, PaseParams, PaseQueueNumbering, PaseRateControl};
 use dcsim_core::protocol::pase::{arbitrate, Arbitrator, Decision, Pase};
 use dcsim_core::protocol::ports::PortSetup;
+use dcsim_core::protocol::window::controller::pase::PROBE as PASE_PROBE;
 use dcsim_core::scenario::ProtocolName;
 use dcsim_core::sim::{SimConfig, Simulation};
-use dcsim_core::trace::{ControlEvent, TraceKind};
+use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
 use dcsim_core::workload::{BackgroundFlow, FlowGenerator, MatrixSpec};
 use dcsim_core::{RunOptions, Scenario};
@@ -239,9 +241,7 @@ fn first_rate_at_an_idle_child(capacity: PaseDelegatedCapacity) -> f64 {
                     assert!(e.t_ps > SimTime::from_ms(2).ps(), "the flow arrives at {} ps, before the shares settle", e.t_ps);
                     flow = Some(f);
                 }
-                TraceKind::Decision { flow: f, port: Some(port), what: ControlEvent::PaseRequest, rate_bps, .. } if Some(f) == flow && port == tor_up => {
-                    return rate_bps
-                }
+                TraceKind::Decision { flow: f, port: Some(port), what: events::REQUEST, rate_bps, .. } if Some(f) == flow && port == tor_up => return rate_bps,
                 _ => {}
             }
         }
@@ -290,7 +290,7 @@ fn arbitration_waits(await_arbitration: bool, optimized: bool) -> Vec<(SimTime, 
                         }
                     }
                 }
-                TraceKind::Decision { flow, what: ControlEvent::PaseDecision, .. } => {
+                TraceKind::Decision { flow, what: events::DECISION, .. } => {
                     let f = flows.get_mut(&flow).unwrap();
                     f.3 = f.3.or(Some(e.t_ps));
                 }
@@ -377,10 +377,8 @@ fn lowest_queue_run(probing: bool) -> LowestQueueRun {
     while sim.run_until(sim.now() + SimTime::from_us(200)) && sim.now() < SimTime::from_ms(40) {
         for e in sim.trace.drain() {
             match e.kind {
-                TraceKind::Control { flow, what: ControlEvent::PaseProbe } if flow == low => probes.push(e.t_ps),
-                TraceKind::Decision { flow, what: ControlEvent::PaseDecision, queue: Some(queue), .. } if flow == low && high_done.is_none() => {
-                    low_decisions.push(queue)
-                }
+                TraceKind::Control { flow, what: PASE_PROBE } if flow == low => probes.push(e.t_ps),
+                TraceKind::Decision { flow, what: events::DECISION, queue: Some(queue), .. } if flow == low && high_done.is_none() => low_decisions.push(queue),
                 TraceKind::FlowFinish { flow } if flow == high => high_done = Some(e.t_ps),
                 TraceKind::Timeout { flow, .. } if flow == low => timeouts += 1,
                 _ => {}

@@ -10,9 +10,10 @@
 use dcsim_core::heap::{live_bytes, CountingAllocator};
 use dcsim_core::ids::PortId;
 use dcsim_core::packet::PacketKind;
+use dcsim_core::protocol::{control_code, control_events};
 use dcsim_core::report::{flows_csv, summary_csv};
 use dcsim_core::timeline::{Timeline, TimelineConfig};
-use dcsim_core::trace::{ControlEvent, TraceKind};
+use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
 use dcsim_core::{prepare, RunOptions, RunOutput, Scenario};
 use wasm_bindgen::prelude::*;
@@ -81,7 +82,7 @@ pub fn layout_json() -> String {
         "trace_width": TRACE_WIDTH,
         "flow_width": FLOW_WIDTH,
         "packet_width": PACKET_WIDTH,
-        "control_names": ControlEvent::ALL.map(|e| e.as_str()),
+        "control_names": control_events().iter().map(|e| e.name).collect::<Vec<_>>(),
     })
     .to_string()
 }
@@ -344,12 +345,14 @@ impl Engine {
                 TraceKind::FlowFinish { flow } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, 0.0, 0.0],
                 TraceKind::Timeout { flow, probe_mode } => [t, code, -1.0, flow.0 as f64, 0.0, 0.0, if probe_mode { 1.0 } else { 0.0 }, 0.0],
                 TraceKind::LinkRate { port, rate_bps } => [t, code, port.0 as f64, -1.0, 0.0, 0.0, rate_bps, 0.0],
-                TraceKind::Control { flow, what } => [t, code, -1.0, flow.0 as f64, 0.0, kind_code(PacketKind::Control), what.code() as f64, 0.0],
+                TraceKind::Control { flow, what } => {
+                    [t, code, -1.0, flow.0 as f64, 0.0, kind_code(PacketKind::Control), control_code(what).map_or(-1.0, f64::from), 0.0]
+                }
                 TraceKind::Decision { flow, port, what, queue, rate_bps } => {
-                    let i = what.code();
+                    let i = control_code(what).map_or(-1.0, f64::from);
                     let port = port.map_or(-1.0, |p| p.0 as f64);
                     let queue = queue.map_or(-1.0, |q| q as f64);
-                    [t, code, port, flow.0 as f64, queue, kind_code(PacketKind::Control), i as f64, rate_bps]
+                    [t, code, port, flow.0 as f64, queue, kind_code(PacketKind::Control), i, rate_bps]
                 }
             };
             v.extend_from_slice(&rec);

@@ -48,7 +48,7 @@ export const BranchSettingKinds = BRANCH_SETTING_KINDS;
 export type BranchSettingKind = (typeof BRANCH_SETTING_KINDS)[number];
 
 /** Names of control events, indexed by the aux of a Control or Decision record: read from the engine. */
-export { CONTROL_NAMES } from './names.generated';
+export { CONTROL_EVENTS, CONTROL_NAMES } from './names.generated';
 
 /** A node as the engine serializes it (engine/core/src/net/mod.rs `Node`). */
 export interface TopoNode {

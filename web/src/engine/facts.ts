@@ -4,7 +4,7 @@
 // facts (lessons/shows.ts); the worker collects them (the `facts` request).
 // Pure code, no DOM: it runs in the page, in a worker and in Node.
 
-import { CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Facts, type RunFacts, type Topology, type TopoPort } from './api';
+import { CONTROL_EVENTS, CONTROL_NAMES, TRACE_WIDTH, TraceCode, type Facts, type RunFacts, type Topology, type TopoPort } from './api';
 import { FLOW_SIZE_BOUNDS } from './names.generated';
 
 /**
@@ -30,8 +30,8 @@ export function sizeOf(bytes: number): Size {
 /** Drop times a `FactsFolder` keeps (the scrubber draws them as ticks). */
 export const DROP_TIMES_KEEP = 20_000;
 
-/** Control messages after which a flow is given up (it is then not paused). */
-const GIVE_UP = new Set<string>(['pdq_terminate', 'deadline_abort', 'd3_quench']);
+/** Control messages after which a flow is given up (it is then not paused): the ones the engine flags `gives_up`. */
+const GIVE_UP = new Set<string>(Object.values(CONTROL_EVENTS).filter((e) => e.gives_up).map((e) => e.name));
 
 /**
  * Folds a run's trace and completions, in time order, into counts; takes

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTROL_NAMES, DropWhy, PacketKindCode, TraceCode, type Topology } from '../engine/api';
 import type { TraceRecord } from '../engine/frame';
-import { describeRecord, recentLines } from './eventText';
+import { PROTOCOL_DESCRIPTORS } from '../engine/names.generated';
+import { controlText, describeRecord, recentLines } from './eventText';
 
 const topo: Topology = {
   nodes: [
@@ -47,5 +48,21 @@ describe('event sentences', () => {
     const words = Object.values(DropWhy).map((code) => describeRecord(rec(0, TraceCode.Drop, 2, 1, 1, code), topo).text);
     expect(new Set(words).size).toBe(Object.keys(DropWhy).length);
     expect(words.join(' ')).toContain('(injected fault)');
+  });
+
+  it('words every control event as the protocol that traces it declares, none left bare', () => {
+    let listed = 0;
+    for (const d of Object.values(PROTOCOL_DESCRIPTORS)) {
+      for (const e of d.controls as readonly { name: string; text: string }[]) {
+        expect(controlText(e.name)).toBe(e.text);
+        listed++;
+      }
+    }
+    expect(listed).toBeGreaterThan(0);
+    for (const name of CONTROL_NAMES) {
+      const words = controlText(name);
+      expect(words, name).not.toBe(name.replace(/_/g, ' '));
+      expect(words.length, name).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Trace records in words, for the narration panel (pure, no DOM).
 
-import { CONTROL_NAMES, PacketKindCode, TraceCode, type Topology } from '../engine/api';
+import { CONTROL_EVENTS, CONTROL_NAMES, PacketKindCode, TraceCode, type Topology } from '../engine/api';
 import type { TraceRecord } from '../engine/frame';
 import { KIND_NAMES } from './palette';
 import { portName } from './layout';
@@ -17,46 +17,12 @@ export interface EventLine {
 }
 
 /**
- * What each control message and decision means, in a few words (names
- * without an entry are shown as they are).
+ * A control message's or decision's name in words: the words the protocol
+ * that traces it declares (the engine's `CONTROL_EVENTS`); a name the
+ * engine does not list is shown as it is.
  */
-export const CONTROL_TEXT: Record<string, string> = {
-  probe: 'probe sent',
-  ack: 'ACK sent',
-  rts: 'RTS sent (asks its receiver for tokens)',
-  token: 'token sent (one packet may go)',
-  token_expired: 'token expired unused at the source',
-  free_token_expired: 'free token expired unused',
-  downgrade: 'downgraded: too many unanswered tokens, no tokens for a while',
-  receiver_timeout: 'receiver timeout: missing packets are named again',
-  fastpass_request: 'Fastpass request sent to the arbiter',
-  fastpass_grant: 'Fastpass timeslots granted',
-  fastpass_missed_slot: 'Fastpass grant came after its slot began',
-  fastpass_query: 'Fastpass query: which packets are missing?',
-  fastpass_nack: 'Fastpass NACK: packets missing',
-  fastpass_ack: 'Fastpass ACK',
-  pase_request: 'PASE arbitrator decided its link',
-  pase_decision: 'PASE decision reached the source',
-  pase_prune: 'PASE request pruned (not in the top queues): answered without going further up',
-  pase_delegation_report: 'PASE child arbitrator reported its demand on a delegated link',
-  pase_delegation_update: 'PASE parent arbitrator sent a child its new share of a link',
-  pase_probe: 'PASE probe (lowest queue: no retransmission)',
-  pase_release: 'PASE flow finished: released at a switch arbitrator',
-  pdq_syn: 'PDQ SYN sent (no data before the switches grant a rate)',
-  pdq_accept: 'PDQ accepted',
-  pdq_pause: 'PDQ paused (a more critical flow holds the link)',
-  pdq_rate: 'PDQ rate changed',
-  pdq_probe: 'PDQ probe (a paused flow asks again)',
-  pdq_early_start: 'PDQ Early Start: accepted while the current flow finishes',
-  pdq_terminate: 'PDQ Early Termination: cannot meet its deadline, given up',
-  pdq_fin: 'PDQ FIN: the flow leaves the switches\' lists',
-  d3_quench: 'D3 quenched: cannot meet its deadline, stopped',
-  deadline_abort: 'deadline passed: the sender gave the flow up',
-};
-
-/** A control message's or decision's name in words. */
 export function controlText(name: string): string {
-  return CONTROL_TEXT[name] ?? name.replace(/_/g, ' ');
+  return (CONTROL_EVENTS as Record<string, { text: string } | undefined>)[name]?.text ?? name.replace(/_/g, ' ');
 }
 
 function packetText(r: TraceRecord): string {

@@ -39,7 +39,7 @@ pub(crate) mod testing;
 pub mod timer;
 pub mod window;
 
-pub use registry::{ProtocolName, ProtocolParams, Visit};
+pub use registry::{control_code, control_events, ProtocolName, ProtocolParams, Visit};
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;

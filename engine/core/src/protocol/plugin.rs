@@ -9,6 +9,7 @@ use super::ports::PortSetup;
 use super::Protocol;
 use crate::metrics::FlowRecord;
 use crate::net::Network;
+use crate::trace::ControlEvent;
 use crate::units::SimTime;
 use crate::workload::FlowGenerator;
 use schemars::JsonSchema;
@@ -111,6 +112,9 @@ pub struct Descriptor {
     pub priority: PriorityKey,
     /// The parameters the page's panel offers as fields.
     pub fields: &'static [Field],
+    /// The control messages and decisions it traces, each with the words
+    /// the page shows (declared in its folder).
+    pub controls: &'static [&'static ControlEvent],
 }
 
 /// What a packet's priority colour means on a protocol's ports.

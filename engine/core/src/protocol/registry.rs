@@ -10,8 +10,10 @@ use super::plugin::{Descriptor, Plugin};
 use super::ports::PortSetup;
 use super::{fastpass, ideal, optimal_deadline, pase, pdq, phost, rcp, window};
 use crate::net::Network;
+use crate::trace::{ControlEvent, DEADLINE_ABORT};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// Something to do with a protocol's [`Plugin`], whichever it is (each is
 /// its own type, so this is a trait with a generic method rather than a
@@ -167,6 +169,31 @@ impl PortSetup {
     }
 }
 
+/// Every control event a run can trace, each once, in code order: each
+/// protocol's ([`Descriptor::controls`]) in the registry's order, then the
+/// protocol-agnostic [`DEADLINE_ABORT`]. An event's place here is its code
+/// (the aux column of the browser binding's records); `dcsim names`
+/// exports the list, with the words, to the page.
+pub fn control_events() -> &'static [&'static ControlEvent] {
+    static ALL: OnceLock<Vec<&'static ControlEvent>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all: Vec<&'static ControlEvent> = Vec::new();
+        let listed = ProtocolName::DESCRIPTORS.iter().flat_map(|d| d.controls.iter().copied());
+        for e in listed.chain([DEADLINE_ABORT]) {
+            if !all.iter().any(|seen| seen.name == e.name) {
+                all.push(e);
+            }
+        }
+        all
+    })
+}
+
+/// An event's code: its place in [`control_events`], or `None` for an
+/// event no protocol's descriptor lists.
+pub fn control_code(e: &ControlEvent) -> Option<u8> {
+    control_events().iter().position(|seen| seen.name == e.name).and_then(|i| u8::try_from(i).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +252,29 @@ mod tests {
         }
         ranks.sort();
         assert_eq!(ranks, (0..ProtocolName::ALL.len() as u8).collect::<Vec<_>>(), "list ranks are 0..n, each once");
+    }
+
+    /// Every control event a protocol declares has a name and the words
+    /// the page shows; one name is one event (two protocols sharing an
+    /// event share its words); and every event has a code the browser
+    /// binding can write (one byte).
+    #[test]
+    fn every_control_event_has_words_and_a_code() {
+        for p in ProtocolName::ALL {
+            for e in p.descriptor().controls {
+                let name = p.as_str();
+                assert!(
+                    !e.name.is_empty() && e.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                    "{name}: event name {:?}",
+                    e.name
+                );
+                assert!(!e.text.trim().is_empty(), "{name}: control event {} has no words for the page", e.name);
+                let code = control_code(e).unwrap_or_else(|| panic!("{name}: {} has no code", e.name));
+                assert_eq!(control_events()[code as usize], *e, "{name}: {} is one event under one name", e.name);
+            }
+        }
+        assert!(!DEADLINE_ABORT.text.is_empty() && control_code(DEADLINE_ABORT).is_some());
+        assert!(control_events().len() <= 256, "codes fit in a byte");
     }
 
     /// Every parameter of every protocol has a doc comment (it becomes

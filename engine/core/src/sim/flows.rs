@@ -208,7 +208,7 @@ impl<P: Protocol> Simulation<P> {
         self.apply_actions();
         if running {
             if self.trace.enabled {
-                self.trace.push(self.now, TraceKind::Control { flow, what: crate::trace::ControlEvent::DeadlineAbort });
+                self.trace.push(self.now, TraceKind::Control { flow, what: crate::trace::DEADLINE_ABORT });
             }
             self.flow_terminated(flow);
         }

@@ -79,12 +79,13 @@ use crate::net::Network;
 use crate::packet::{FastpassHeader, FastpassMsg, Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 use params::FastpassParams;
 use std::collections::{BTreeSet, VecDeque};
 
+pub mod events;
 pub mod params;
 mod plugin;
 pub use plugin::FastpassPlugin;
@@ -339,7 +340,7 @@ impl Fastpass {
         let h = FastpassHeader { msg: FastpassMsg::Request, value: s.need(), slots: 0 };
         let p = self.control(flow, s.src, self.arbiter, s.dst.0, h);
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassRequest });
+        io.trace(|| TraceKind::Control { flow, what: events::REQUEST });
     }
 
     /// Moves a flow's recovery deadline to `at` and makes sure a timer runs.
@@ -474,7 +475,7 @@ impl Fastpass {
             s.granted += mask.count_ones();
         }
         if missed > 0 {
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassMissedSlot });
+            io.trace(|| TraceKind::Control { flow, what: events::MISSED_SLOT });
             self.send_request(flow, io);
         }
         if self.sources.get(flow.idx()).is_some_and(|s| s.granted == 0) {
@@ -598,7 +599,7 @@ impl Fastpass {
         for p in packets {
             let flow = p.flow;
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassGrant });
+            io.trace(|| TraceKind::Control { flow, what: events::GRANT });
         }
     }
 
@@ -609,7 +610,7 @@ impl Fastpass {
         let mut a = self.control(flow, from, to, 0, h);
         a.kind = PacketKind::Ack;
         io.send(a);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassAck });
+        io.trace(|| TraceKind::Control { flow, what: events::ACK });
     }
 
     fn on_retry(&mut self, flow: FlowId, io: &mut Io<FastpassTimer>) {
@@ -634,7 +635,7 @@ impl Fastpass {
             let h = FastpassHeader { msg: FastpassMsg::Query, value: 0, slots: 0 };
             let p = self.control(flow, src, dst, 0, h);
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassQuery });
+            io.trace(|| TraceKind::Control { flow, what: events::QUERY });
         } else {
             // Waiting for grants: the request (or its grant) may be lost.
             self.send_request(flow, io);
@@ -715,7 +716,7 @@ impl Protocol for Fastpass {
                         let h = FastpassHeader { msg: FastpassMsg::Nack, value: count, slots: (j == last) as u32 };
                         let n = self.control(flow, p.dst, p.src, seq, h);
                         io.send(n);
-                        io.trace(|| TraceKind::Control { flow, what: ControlEvent::FastpassNack });
+                        io.trace(|| TraceKind::Control { flow, what: events::NACK });
                     }
                 }
             },

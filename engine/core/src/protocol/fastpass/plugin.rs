@@ -22,6 +22,7 @@ impl Plugin for FastpassPlugin {
         dctcp_profile: false,
         priority: PriorityKey::Queues { labels: &["control (request, grant, ACK)", "data"] },
         fields: &[buffer_field("the pHost paper gives every scheme pFabric's 36 KB ports")],
+        controls: super::events::ALL,
     };
     fn validate(f: &FastpassParams) -> Result<(), String> {
         at_least("fastpass.buffer_bytes", f.buffer_bytes, 1500)?;

@@ -138,5 +138,6 @@ crate::protocol::plugin::flow_level_plugin!(
         dctcp_profile: false,
         priority: crate::protocol::plugin::PriorityKey::None,
         fields: &[],
+        controls: &[],
     }
 );

@@ -40,7 +40,7 @@ impl Pase {
         self.stats.delegation_reports += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Control { flow: FlowId(0), what: ControlEvent::PaseDelegationReport });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: events::DELEGATION_REPORT });
         self.parent_demand.insert((parent, child), demand);
         let c = self.arbs[parent.idx()].capacity;
         let kids = self.children[parent.idx()].clone();
@@ -94,7 +94,7 @@ impl Pase {
         self.stats.delegation_updates += 1;
         self.stats.processed_at[node.idx()] += 1;
         let (parent, child) = (PortId(p.seq), PortId(p.rank as u32));
-        io.trace(|| TraceKind::Control { flow: FlowId(0), what: ControlEvent::PaseDelegationUpdate });
+        io.trace(|| TraceKind::Control { flow: FlowId(0), what: events::DELEGATION_UPDATE });
         let initial = self.initial_capacity(parent);
         let v = self.virtual_links.entry((parent, child)).or_insert_with(|| VirtualLink { arb: Arbitrator::new(initial), reported: 0.0, timer_armed: false });
         v.arb.capacity = capacity;
@@ -144,7 +144,7 @@ impl Pase {
                 self.stats.answered_rounds += 1;
                 self.stats.arbitration_delay_ps += (io.now - p.sent_at).ps();
                 let d = Decision { queue: h.queue, rate_bps: h.rate_bps as f64 };
-                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PaseDecision, queue: Some(d.queue), rate_bps: d.rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: events::DECISION, queue: Some(d.queue), rate_bps: d.rate_bps });
                 self.apply(flow, d, io);
             }
             PaseMsg::Release => {

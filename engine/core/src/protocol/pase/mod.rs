@@ -83,7 +83,7 @@ use crate::protocol::flow_table::FlowTable;
 use crate::protocol::window::controller::PaseMode;
 use crate::protocol::window::{WindowConfig, WindowTimer, WindowTransport};
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 use params::{PaseCriticality, PaseDelegatedCapacity, PaseParams, PaseRateControl};
@@ -91,6 +91,7 @@ use std::collections::BTreeMap;
 
 mod arbitrator;
 mod control;
+pub mod events;
 pub mod params;
 mod plugin;
 pub use arbitrator::{arbitrate, Arbitrator, Decision};
@@ -506,7 +507,7 @@ impl Pase {
             io.set_timer(io.now + self.delegation_interval, PaseTimer::Delegation(parent, child));
         }
         for (port, d) in self.pending_traces.drain(..) {
-            io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PaseRequest, queue: Some(d.queue), rate_bps: d.rate_bps });
+            io.trace(|| TraceKind::Decision { flow, port: Some(port), what: events::REQUEST, queue: Some(d.queue), rate_bps: d.rate_bps });
         }
     }
 
@@ -563,7 +564,7 @@ impl Pase {
         }
         if pruned {
             self.stats.pruned += 1;
-            io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PasePrune, queue: Some(d.queue), rate_bps: d.rate_bps });
+            io.trace(|| TraceKind::Decision { flow, port: None, what: events::PRUNE, queue: Some(d.queue), rate_bps: d.rate_bps });
         }
         let src = f.src;
         let mut p = Self::control(flow, here, src, PaseHeader { msg: PaseMsg::Response, stage: stage as u8, ..h });
@@ -627,7 +628,7 @@ impl Pase {
             let to = f.chain[stage].node;
             let h = PaseHeader { msg: PaseMsg::Release, stage: stage as u8, ..Default::default() };
             io.send(Self::control(flow, src, to, h));
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseRelease });
+            io.trace(|| TraceKind::Control { flow, what: events::RELEASE });
         }
         self.flows.retire(flow.idx());
     }

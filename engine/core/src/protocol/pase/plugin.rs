@@ -34,6 +34,7 @@ impl Plugin for PasePlugin {
                 max: Some(8),
             },
         ],
+        controls: super::events::ALL,
     };
     fn validate(p: &PaseParams) -> Result<(), String> {
         p.validate()

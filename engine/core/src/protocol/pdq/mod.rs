@@ -28,11 +28,12 @@ use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, Pacer, RttEstimator};
 use crate::protocol::window::{receive_at_rate_receiver, Receiver};
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use params::PdqParams;
 
+pub mod events;
 pub mod params;
 mod plugin;
 pub use plugin::PdqPlugin;
@@ -217,7 +218,7 @@ impl Pdq {
     fn send_syn(&mut self, flow: FlowId, io: &mut Io<PdqTimer>) {
         let p = self.control_packet(flow, PacketKind::Control, F::SYN, io.now);
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqSyn });
+        io.trace(|| TraceKind::Control { flow, what: events::SYN });
         let rto = SimTime::from_us_f64(self.p.rto_us);
         self.sender_mut(flow).arm_rto(flow, rto, io);
     }
@@ -260,7 +261,7 @@ impl Pdq {
         io.send(p);
         self.retire(flow);
         io.flow_terminated(flow);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate });
+        io.trace(|| TraceKind::Control { flow, what: events::TERMINATE });
     }
 
     fn on_ack(&mut self, p: Packet, h: PdqHeader, io: &mut Io<PdqTimer>) {
@@ -289,7 +290,7 @@ impl Pdq {
         if s.sb.done() {
             let fin = self.control_packet(flow, PacketKind::Control, F::FIN, io.now);
             io.send(fin);
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqFin });
+            io.trace(|| TraceKind::Control { flow, what: events::FIN });
             // Every byte acknowledged (so received): forget the flow.
             self.retire(flow);
             return;
@@ -310,9 +311,9 @@ impl Pdq {
             s.state = State::Sending;
             let rate_bps = s.rate_bps;
             if old_state != State::Sending {
-                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PdqAccept, queue: None, rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: events::ACCEPT, queue: None, rate_bps });
             } else if rate_bps != old_rate {
-                io.trace(|| TraceKind::Decision { flow, port: None, what: ControlEvent::PdqRate, queue: None, rate_bps });
+                io.trace(|| TraceKind::Decision { flow, port: None, what: events::RATE, queue: None, rate_bps });
             }
             if !s.pacer.pacing {
                 self.pace(flow, io);
@@ -329,7 +330,7 @@ impl Pdq {
             if old_state != State::Paused {
                 // P_H names the pausing port (its index plus one).
                 let port = (h.pauseby > 0).then(|| PortId(h.pauseby as u32 - 1));
-                io.trace(|| TraceKind::Decision { flow, port, what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 });
+                io.trace(|| TraceKind::Decision { flow, port, what: events::PAUSE, queue: None, rate_bps: 0.0 });
                 s.arm_probe(&self.p, flow, io);
             }
         }
@@ -426,7 +427,7 @@ impl Protocol for Pdq {
                 }
                 let p = self.control_packet(flow, PacketKind::Probe, F::PROBE, io.now);
                 io.send(p);
-                io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqProbe });
+                io.trace(|| TraceKind::Control { flow, what: events::PROBE });
                 let s = self.senders.get_mut(flow.idx()).expect("PDQ: the sender of a live flow");
                 s.arm_probe(&self.p, flow, io);
             }
@@ -478,13 +479,11 @@ impl Protocol for Pdq {
         let rate_bps = h.rate_bps as f64;
         match decision {
             Decision::Accept { newly: true, early_start, .. } => {
-                let what = if early_start { ControlEvent::PdqEarlyStart } else { ControlEvent::PdqAccept };
+                let what = if early_start { events::EARLY_START } else { events::ACCEPT };
                 io.trace(|| TraceKind::Decision { flow, port: Some(port), what, queue: None, rate_bps });
             }
-            Decision::Pause { newly: true } => {
-                io.trace(|| TraceKind::Decision { flow, port: Some(port), what: ControlEvent::PdqPause, queue: None, rate_bps: 0.0 })
-            }
-            Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: ControlEvent::PdqTerminate }),
+            Decision::Pause { newly: true } => io.trace(|| TraceKind::Decision { flow, port: Some(port), what: events::PAUSE, queue: None, rate_bps: 0.0 }),
+            Decision::Terminate => io.trace(|| TraceKind::Control { flow, what: events::TERMINATE }),
             _ => {}
         }
     }

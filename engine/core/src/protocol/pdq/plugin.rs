@@ -21,6 +21,7 @@ impl Plugin for PdqPlugin {
         dctcp_profile: false,
         priority: PriorityKey::Fifo,
         fields: &[buffer_field("pFabric Table 1: 225 KB")],
+        controls: super::events::ALL,
     };
     fn validate(q: &PdqParams) -> Result<(), String> {
         at_least("pdq.buffer_bytes", q.buffer_bytes, 1500)?;

@@ -44,11 +44,12 @@ use crate::ids::{FlowId, NodeId};
 use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
 use params::{PhostParams, PhostPolicy};
 
+pub mod events;
 pub mod params;
 mod plugin;
 pub use plugin::PhostPlugin;
@@ -324,7 +325,7 @@ impl Phost {
         p.rank = s.deadline.ps();
         p.sent_at = io.now;
         io.send(p);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::Rts });
+        io.trace(|| TraceKind::Control { flow, what: events::RTS });
     }
 
     /// Source scheduling key (lower is preferred); `sent` is the host's
@@ -388,7 +389,7 @@ impl Phost {
             while s.tokens.front().is_some_and(|t| t.expiry < now) {
                 let t = s.tokens.pop_front().unwrap();
                 *tokens_held -= 1;
-                io.trace(|| TraceKind::Control { flow: f, what: if t.free { ControlEvent::FreeTokenExpired } else { ControlEvent::TokenExpired } });
+                io.trace(|| TraceKind::Control { flow: f, what: if t.free { events::FREE_TOKEN_EXPIRED } else { events::TOKEN_EXPIRED } });
             }
             if s.tokens.is_empty() {
                 continue;
@@ -468,14 +469,14 @@ impl Phost {
                 // Receiver timeout over: name the missing packets again.
                 k.wait_until = None;
                 k.goal = k.issued + k.remaining();
-                io.trace(|| TraceKind::Control { flow: f, what: ControlEvent::ReceiverTimeout });
+                io.trace(|| TraceKind::Control { flow: f, what: events::RECEIVER_TIMEOUT });
             }
             if k.issued - k.answered >= window {
                 let until = k.last_token_at + downgrade;
                 if now < until {
                     if !k.downgraded {
                         k.downgraded = true;
-                        io.trace(|| TraceKind::Control { flow: f, what: ControlEvent::Downgrade });
+                        io.trace(|| TraceKind::Control { flow: f, what: events::DOWNGRADE });
                     }
                     wake = wake.min(until);
                     continue;
@@ -505,7 +506,7 @@ impl Phost {
             let t = Self::control(flow, host, k.src, seq, h, PacketKind::Control);
             let tenant = k.tenant as usize;
             io.send(t);
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::Token });
+            io.trace(|| TraceKind::Control { flow, what: events::TOKEN });
             let hs = &mut self.hosts[host.idx()];
             hs.last_token_at = Some(now);
             if hs.granted.len() <= tenant {

@@ -32,6 +32,7 @@ impl Plugin for PhostPlugin {
                 max: Some(8),
             },
         ],
+        controls: super::events::ALL,
     };
     fn validate(h: &PhostParams) -> Result<(), String> {
         at_least("phost.buffer_bytes", h.buffer_bytes, 1500)?;

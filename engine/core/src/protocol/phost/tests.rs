@@ -21,7 +21,7 @@ fn harness(params: &str) -> Harness {
 
 /// Control events named `what` traced since the last drain.
 fn traced(h: &mut Harness, what: &str) -> usize {
-    h.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.as_str() == what)).count()
+    h.trace.drain().iter().filter(|e| matches!(e.kind, TraceKind::Control { what: w, .. } if w.name == what)).count()
 }
 
 /// A token for `flow`, as destination `dst` would send it to `src`.

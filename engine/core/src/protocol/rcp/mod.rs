@@ -32,12 +32,13 @@ use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, Pacer};
 use crate::protocol::window::{receive_at_rate_receiver, Receiver};
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use params::RcpParams;
 use std::collections::BTreeMap;
 
+pub mod events;
 pub mod params;
 mod plugin;
 pub use plugin::{D3Plugin, RcpPlugin};
@@ -405,7 +406,7 @@ impl Rcp {
         // settled as terminated.
         self.retire(flow);
         io.flow_terminated(flow);
-        io.trace(|| TraceKind::Control { flow, what: ControlEvent::D3Quench });
+        io.trace(|| TraceKind::Control { flow, what: events::D3_QUENCH });
     }
 
     fn send_one(&mut self, flow: FlowId, io: &mut Io<RcpTimer>) -> Option<u32> {
@@ -573,7 +574,7 @@ impl Protocol for Rcp {
                     p.rank = s.d3_rank(&self.p, io.now, true);
                 }
                 io.send(p);
-                io.trace(|| TraceKind::Control { flow, what: ControlEvent::RcpRefresh });
+                io.trace(|| TraceKind::Control { flow, what: events::RCP_REFRESH });
                 s.refresh_armed = true;
                 io.set_timer(io.now + rtt, RcpTimer::Refresh(flow));
             }

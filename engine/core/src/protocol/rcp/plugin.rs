@@ -23,6 +23,7 @@ impl Plugin for RcpPlugin {
         dctcp_profile: false,
         priority: PriorityKey::Fifo,
         fields: &[buffer_field("pFabric Table 1: 225 KB")],
+        controls: &[super::events::RCP_REFRESH],
     };
     fn validate(p: &RcpParams) -> Result<(), String> {
         rcp_like("rcp", p)
@@ -57,6 +58,7 @@ impl Plugin for D3Plugin {
         dctcp_profile: false,
         priority: PriorityKey::Fifo,
         fields: &[buffer_field("pFabric Table 1: 225 KB")],
+        controls: &[super::events::D3_QUENCH, super::events::RCP_REFRESH],
     };
     fn validate(p: &RcpParams) -> Result<(), String> {
         rcp_like("d3", p)?;

@@ -28,7 +28,7 @@ use crate::protocol::flow_table::FlowTable;
 use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, RttEstimator};
 use crate::protocol::{Io, Protocol};
-use crate::trace::{ControlEvent, TraceKind};
+use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use controller::{AckEvent, CongestionEvent, Controller, ControllerConfig, D2tcpConfig, DctcpConfig, FlowController, L2dctConfig, PFabricConfig};
@@ -421,7 +421,7 @@ impl WindowTransport {
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
             s.probes_sent += 1;
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::PaseProbe });
+            io.trace(|| TraceKind::Control { flow, what: controller::pase::PROBE });
             s.timer.set(io.now + interval);
             s.arm(io, flow);
             return;
@@ -448,7 +448,7 @@ impl WindowTransport {
             p.sent_at = io.now;
             p.header = Header::Window(WindowHeader::default());
             io.send(p);
-            io.trace(|| TraceKind::Control { flow, what: ControlEvent::Probe });
+            io.trace(|| TraceKind::Control { flow, what: controller::pfabric::PROBE });
             s.arm(io, flow);
         } else {
             self.send_window(flow, io);

@@ -29,6 +29,7 @@ impl Plugin for TcpPlugin {
         dctcp_profile: false,
         priority: PriorityKey::Fifo,
         fields: &[BUFFER_225K],
+        controls: &[],
     };
     fn validate(t: &TcpParams) -> Result<(), String> {
         at_least("tcp.buffer_bytes", t.buffer_bytes, 1500)?;
@@ -60,6 +61,7 @@ impl Plugin for DctcpPlugin {
         dctcp_profile: true,
         priority: PriorityKey::Fifo,
         fields: &[BUFFER_225K, ECN_THRESHOLD],
+        controls: &[],
     };
     fn validate(p: &DctcpParams) -> Result<(), String> {
         dctcp_like("dctcp", &p.dctcp_part())
@@ -87,6 +89,7 @@ impl Plugin for D2tcpPlugin {
         dctcp_profile: true,
         priority: PriorityKey::Fifo,
         fields: &[BUFFER_225K],
+        controls: &[],
     };
     fn validate(d: &D2tcpParams) -> Result<(), String> {
         dctcp_like("d2tcp", &d.dctcp_part())?;
@@ -120,6 +123,7 @@ impl Plugin for L2dctPlugin {
         dctcp_profile: true,
         priority: PriorityKey::Fifo,
         fields: &[BUFFER_225K],
+        controls: &[],
     };
     fn validate(l: &L2dctParams) -> Result<(), String> {
         dctcp_like("l2dct", &l.dctcp_part())?;
@@ -154,6 +158,7 @@ impl Plugin for PFabricPlugin {
         // The page's buckets of remaining bytes, not the paper's.
         priority: PriorityKey::Ranks { bounds: &[10_000, 100_000, 1_000_000, 10_000_000] },
         fields: &[buffer_field("pFabric Table 1: 36 KB")],
+        controls: &[super::controller::pfabric::PROBE],
     };
     fn validate(p: &PFabricParams) -> Result<(), String> {
         at_least("pfabric.buffer_bytes", p.buffer_bytes, 1500)?;

@@ -7,7 +7,11 @@
 //! It is [`Dctcp`] with the rule [`PaseQueue`].
 
 use super::{Controller, Dctcp, DctcpConfig, DctcpRule};
+use crate::trace::ControlEvent;
 use crate::units::{SimTime, MTU};
+
+/// PASE's end-host probe from the lowest queue, traced (section 3.2).
+pub const PROBE: &ControlEvent = &ControlEvent { name: "pase_probe", text: "PASE probe (lowest queue: no retransmission)", gives_up: false };
 
 /// Where PASE's arbitration put a flow, as its window sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

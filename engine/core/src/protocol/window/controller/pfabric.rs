@@ -7,6 +7,10 @@
 
 use super::{Controller, NewReno, RenoConfig};
 use crate::protocol::window::params::PFabricParams;
+use crate::trace::ControlEvent;
+
+/// pFabric's 1-byte probe in probe mode, traced (section 4.2).
+pub const PROBE: &ControlEvent = &ControlEvent { name: "probe", text: "probe sent", gives_up: false };
 
 /// pFabric's parameters.
 #[derive(Clone, Copy, Debug)]
