@@ -90,3 +90,30 @@ pub fn assert_rejected_naming<S: AsRef<str>>(cases: impl IntoIterator<Item = (S,
         assert!(e.contains(field), "{json}: {e}");
     }
 }
+
+/// A PASE simulation of `s`, built as `run::prepare` builds it, so tests
+/// can read the arbitrators (`pase.rs`, `pase_paper.rs`).
+pub fn pase_sim(s: &Scenario) -> dcsim_core::sim::Simulation<dcsim_core::protocol::pase::Pase> {
+    use dcsim_core::protocol::pase::Pase;
+    use dcsim_core::protocol::ports::PortSetup;
+    use dcsim_core::scenario::ProtocolName;
+    use dcsim_core::sim::{SimConfig, Simulation};
+    use dcsim_core::units::SimTime;
+    use dcsim_core::workload::FlowGenerator;
+    s.validate().unwrap();
+    let net = dcsim_core::net::topology::build(&s.topology);
+    let gen = FlowGenerator::new(&s.workload, &net, s.switching, s.seed);
+    let cfg = SimConfig {
+        switching: s.switching,
+        load_balancing: s.load_balancing,
+        seed: s.seed,
+        max_time: SimTime::from_ms(2000),
+        max_events: u64::MAX,
+        sample_interval: SimTime::from_us(1000),
+        audit: true,
+    };
+    let q = PortSetup::of(ProtocolName::Pase, &s.params).queue().unwrap();
+    let mut proto = Pase::new(s.params.pase.clone(), &net, true);
+    proto.log_switch_requests = true;
+    Simulation::new(net, |_, _| q.clone(), proto, gen, cfg)
+}
