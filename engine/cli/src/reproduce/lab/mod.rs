@@ -63,8 +63,18 @@ impl Job {
         Job { until_us: Some(us), ..self }
     }
     /// What makes two runs the same run: the scenario and where it stops.
+    /// Of `params`, only the running protocol's own object counts: a run
+    /// reads no other protocol's parameters, so a parameter added to (or
+    /// changed for) another protocol leaves the run, its outcome file and
+    /// `--skip-existing` alone, and two claims that differ only there share
+    /// one run.
     pub fn key(&self) -> String {
-        format!("{}|{:?}", serde_json::to_string(&self.scenario).expect("scenarios serialize"), self.until_us)
+        let mut scenario = serde_json::to_value(&self.scenario).expect("scenarios serialize");
+        let own = serde_json::to_value(self.scenario.protocol).expect("protocol names serialize");
+        if let Some(params) = scenario.get_mut("params").and_then(Value::as_object_mut) {
+            params.retain(|name, _| Some(name.as_str()) == own.as_str());
+        }
+        format!("{scenario}|{:?}", self.until_us)
     }
     /// A rough cost, to start the longest runs first.
     fn cost(&self) -> f64 {
@@ -322,4 +332,31 @@ pub fn run_all(jobs: &[Job], threads: usize, quiet: bool, each: impl Fn(&Job, &O
         r
     });
     jobs.iter().zip(results).map(|(j, r)| r.map_err(|e| format!("{} ({}): {e}", j.scenario.name, j.scenario.protocol.as_str()))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn scenario(protocol: ProtocolName) -> Scenario {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+        let mut s = Scenario::from_json(&std::fs::read_to_string(dir.join("websearch-leaf-spine.json")).unwrap()).unwrap();
+        s.protocol = protocol;
+        s
+    }
+
+    /// A run's key holds its own protocol's parameters and no other's.
+    #[test]
+    fn a_runs_key_ignores_other_protocols_parameters() {
+        let base = Job::new(scenario(ProtocolName::Pfabric));
+        let mut other = scenario(ProtocolName::Pfabric);
+        other.params.pdq.early_start = !other.params.pdq.early_start;
+        assert_eq!(base.key(), Job::new(other).key(), "a PDQ parameter changed a pFabric run");
+        let mut own = scenario(ProtocolName::Pfabric);
+        own.params.pfabric.init_cwnd += 1;
+        assert_ne!(base.key(), Job::new(own).key(), "pFabric's own parameter did not change its run");
+        assert!(base.key().contains("\"pfabric\""), "{}", base.key());
+        assert_ne!(base.key(), Job::new(scenario(ProtocolName::Pdq)).key());
+    }
 }
