@@ -424,7 +424,6 @@ pub(crate) fn dctcp_like(proto: &str, d: &DctcpSettings) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::pase::params::PaseParams;
     use crate::protocol::testing::params;
 
     /// Each profile sets the values its doc comments name, for DCTCP, D2TCP
@@ -453,7 +452,6 @@ mod tests {
             (d.profile, d.initial_alpha, d.init_cwnd, d.min_rto_us, d.min_cwnd_after_cut, d.delayed_ack_timeout_us),
             (DctcpProfile::Linux, 1.0, 12, 200.0, 1, None)
         );
-        assert_eq!(PaseParams::default().dctcp_part().delayed_ack_timeout_us, None, "PASE reads no profile");
     }
 
     #[test]
