@@ -293,9 +293,9 @@ mod tests {
         assert_eq!(serde_json::to_value(&s.workload.matrix).unwrap()["fanout"], 7);
         assert_eq!(serde_json::to_value(&s.workload.matrix).unwrap()["queries"], 2, "the other fields stay");
         // A parameter block absent from the file is created with its defaults.
-        let s = base.with_field("params.pdq.early_start", serde_json::json!(false)).unwrap();
-        assert!(!s.params.pdq.early_start);
-        assert!(s.params.pdq.early_termination);
+        let s = base.with_field("params.rcp.alpha", serde_json::json!(0.2)).unwrap();
+        assert_eq!(s.params.rcp.alpha, 0.2);
+        assert_eq!(s.params.rcp.beta, 1.0, "RCP paper's beta: the other fields keep their defaults");
         for (path, value, needle) in [
             ("workload.fanout", serde_json::json!(3), "unknown field"),
             ("workload.load", serde_json::json!(1.5), "workload.load"),

@@ -23,63 +23,42 @@ pub(crate) fn from_empty<T: serde::de::DeserializeOwned>() -> T {
     serde_json::from_str("{}").expect("every field has a default")
 }
 
-/// Functions giving the defaults that `#[serde(default = "...")]` names,
-/// shared by the protocols' parameter types.
+/// Functions giving the defaults that `#[serde(default = "...")]` names
+/// (serde takes a function, not a value). Each protocol states its own in
+/// its `params.rs` with this macro, each with a doc comment naming its
+/// source; the few below are the ones several protocols share.
 macro_rules! defaults {
-    ($($f:ident: $t:ty = $v:expr;)*) => { $(#[allow(dead_code)] pub(crate) fn $f() -> $t { $v })* };
+    ($($(#[$doc:meta])* $f:ident: $t:ty = $v:expr;)*) => {
+        $($(#[$doc])* #[allow(dead_code)] pub(crate) fn $f() -> $t { $v })*
+    };
 }
+pub(crate) use defaults;
+
 defaults! {
-    d_225k: u64 = 225_000;
-    d_36k: u64 = 36_000;
-    d_k: u64 = 22_500;
-    d_cwnd12: u32 = 12;
-    d_cwnd15: u32 = 15;
-    d_rto200: f64 = 200.0;
-    d_rto45: f64 = 45.0;
-    d_dup3: u32 = 3;
-    d_g: f64 = 1.0 / 16.0;
-    d_alpha1: f64 = 1.0;
+    /// On (a switch whose default is on).
     d_true: bool = true;
-    d_probe_after: u32 = 5;
-    d_rcp_alpha: f64 = 0.1;
-    d_rcp_beta: f64 = 1.0;
-    d_rcp_interval: f64 = 10.0;
-    d_rcp_rtt: f64 = 10.0;
-    d_rcp_rto: f64 = 1000.0;
-    d_max_rto: f64 = 1_000_000.0;
-    d_fp_epoch: u32 = 8;
-    d_fp_arbiter: u32 = 0;
+    /// 0 (a number whose default is none of it).
     d_zero: f64 = 0.0;
-    d_half: f64 = 0.5;
-    d_fp_timeout: f64 = 10.0;
-    d_8: u32 = 8;
-    d_ttl: f64 = 1.5;
-    d_69: u32 = 69;
-    d_1540: u64 = 1540;
-    d_queues8: u32 = 8;
-    d_rts_timeout: f64 = 100.0;
-    d_d_min: f64 = 0.5;
-    d_d_max: f64 = 2.0;
-    d_w_min: f64 = 0.125;
-    d_w_max: f64 = 2.5;
-    d_w_full: u64 = 200 * 1460;
-    d_w_floor: u64 = 1000 * 1460;
+    /// 1 (a number whose default is one of it, or a factor left as is).
     d_one: f64 = 1.0;
-    d_pase_expiry: f64 = 3.0;
-    d_pase_deleg: f64 = 4.0;
-    d_pase_top: u32 = 2;
-    d_pdq_probe: f64 = 15.0;
-    d_pdq_kappa: u32 = 100;
-    d_pdq_k: f64 = 2.0;
-    d_pdq_x: f64 = 0.2;
-    d_pdq_damp: f64 = 10.0;
-    d_one_f: f64 = 1.0;
-    d_pdq_rtt: f64 = 10.0;
-    d_pdq_min_rate: f64 = 0.01;
-    d_pdq_et_rate: f64 = 0.9;
-    d_pdq_et_rtts: f64 = 1.0;
-    d_d3_life: f64 = 4.0;
-    d_count_life: f64 = 10.0;
+    /// Buffer of every DropTail port, bytes: pFabric paper section 5.2,
+    /// Table 1 ("Default parameter settings in simulations"): `qSize =
+    /// 225KB` for TCP-DropTail, DCTCP and PDQ; the simulations give it to
+    /// D2TCP, L2DCT, RCP and D3 too, and PASE (which runs DCTCP's switches).
+    d_225k: u64 = 225_000;
+    /// Buffer of every port of the priority-queue schemes, bytes: pFabric
+    /// paper Table 1, `qSize = 36KB` for pFabric (24 packets), which the
+    /// pHost paper (section 4.1) gives pHost and Fastpass too.
+    d_36k: u64 = 36_000;
+    /// Initial congestion window, packets: pFabric paper Table 1,
+    /// `initCwnd = 12 pkts` for TCP, DCTCP and pFabric (about one
+    /// bandwidth-delay product); the other window transports and PASE too.
+    d_cwnd12: u32 = 12;
+    /// Minimum retransmission timeout, microseconds: pFabric paper Table 1,
+    /// `minRTO = 200µs` for TCP and DCTCP, `RTO = 200µs` for PDQ ("in
+    /// proportion to the queue size", section 5.2); the DCTCP family and
+    /// PASE too.
+    d_rto200: f64 = 200.0;
 }
 
 /// `v` is a finite number >= 0.

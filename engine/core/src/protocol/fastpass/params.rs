@@ -1,6 +1,17 @@
 //! Parameters of Fastpass.
 
 use crate::protocol::params::*;
+
+defaults! {
+    /// Timeslots per epoch: 8, docs/protocols/fastpass.md and the pHost
+    /// authors' simulator (`FASTPASS_EPOCH_PKTS`).
+    d_fp_epoch: u32 = 8;
+    /// The arbiter's host: 0, the first host of the first rack.
+    d_fp_arbiter: u32 = 0;
+    /// Wait before a source re-sends its request, microseconds: 10, the
+    /// pHost authors' simulator (`FASTPASS_EPOCH_TIME`).
+    d_fp_timeout: f64 = 10.0;
+}
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

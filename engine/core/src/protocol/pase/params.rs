@@ -1,7 +1,26 @@
 //! Parameters of PASE.
 
 use crate::protocol::params::*;
-use crate::protocol::window::params::{dctcp_like, DctcpProfile, DctcpSettings, SIM_MIN_CUT_CWND};
+use crate::protocol::window::params::{d_dup3, d_g, d_k, d_max_rto, dctcp_like, DctcpProfile, DctcpSettings, SIM_MIN_CUT_CWND};
+
+defaults! {
+    /// Alpha at flow start: 1, as RFC 8257 and Linux's DCTCP.
+    d_alpha1: f64 = 1.0;
+    /// Strict-priority queues per port: PASE section 4.4, "use 8 priority
+    /// queues".
+    d_queues8: u32 = 8;
+    /// Queues that count as top for early pruning (a choice): 2.
+    d_pase_top: u32 = 2;
+    /// Re-apportioning period of delegated shares, base RTTs (a choice):
+    /// 4.
+    d_pase_deleg: f64 = 4.0;
+    /// Fraction of a delegated link split equally among its children (a
+    /// choice): 0.5.
+    d_half: f64 = 0.5;
+    /// Update periods after which an arbitrator forgets a flow (a
+    /// choice): 3.
+    d_pase_expiry: f64 = 3.0;
+}
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -83,3 +83,11 @@ fn srpt_ranks_by_remaining_bytes_and_edf_by_deadline() {
     assert_eq!(order(&pase(PaseCriticality::Srpt)), vec![3, 2, 1]);
     assert_eq!(order(&pase(PaseCriticality::Edf)), vec![1, 2, 3], "earliest deadline first, no deadline last");
 }
+
+/// PASE's hosts read no DCTCP profile: they run the simulations' DCTCP
+/// (every packet ACKed at once), whatever `params.dctcp.profile` says.
+#[test]
+fn pase_hosts_read_no_dctcp_profile() {
+    let d = params::PaseParams::default().dctcp_part();
+    assert_eq!((d.profile, d.delayed_ack_timeout_us), (crate::protocol::window::params::DctcpProfile::Linux, None));
+}

@@ -1,6 +1,32 @@
 //! Parameters of PDQ.
 
 use crate::protocol::params::*;
+
+defaults! {
+    /// Probing interval I_s, microseconds: pFabric paper Table 1 for PDQ,
+    /// `probingInterval = 15µs`.
+    d_pdq_probe: f64 = 15.0;
+    /// Most flows a port's list holds, kappa (a choice; the NetSys-lineage
+    /// simulators use 100 to 200): 100.
+    d_pdq_kappa: u32 = 100;
+    /// Early Start's K, RTTs: PDQ section 3.3.1 and pFabric paper Table 1,
+    /// `K = 2 (for Early Start)`.
+    d_pdq_k: f64 = 2.0;
+    /// Suppressed Probing's X: PDQ section 3.3.4, 0.2.
+    d_pdq_x: f64 = 0.2;
+    /// Dampening window, microseconds (not in the paper): 10, as the
+    /// NetSys-lineage PDQ simulator.
+    d_pdq_damp: f64 = 10.0;
+    /// RTT assumed before the first sample, microseconds: 10.
+    d_pdq_rtt: f64 = 10.0;
+    /// Smallest rate a port grants, as a fraction of its link (a choice):
+    /// 0.01.
+    d_pdq_min_rate: f64 = 0.01;
+    /// Early Termination's rate factor (a choice): 0.9.
+    d_pdq_et_rate: f64 = 0.9;
+    /// Early Termination's RTTs to the deadline (a choice): 1.
+    d_pdq_et_rtts: f64 = 1.0;
+}
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +84,7 @@ pub struct PdqParams {
     #[serde(default = "d_true")]
     pub rate_control: bool,
     /// The rate controller's r. 1 is a choice: the paper gives the form.
-    #[serde(default = "d_one_f")]
+    #[serde(default = "d_one")]
     pub rate_r: f64,
     /// A port grants no rate below this fraction of its link rate (it
     /// pauses the flow instead): PDQ's rates are nearly all or nothing, and

@@ -1,6 +1,26 @@
 //! Parameters of pHost and its timer profiles.
 
 use crate::protocol::params::*;
+
+defaults! {
+    /// Strict-priority sub-queues per port: 8, as commodity switches have
+    /// (pHost uses three of them, section 3.3).
+    d_queues8: u32 = 8;
+    /// Free tokens on arrival and unanswered tokens before a downgrade,
+    /// packets: one BDP, 8 (pHost section 3.2).
+    d_8: u32 = 8;
+    /// Token lifetime, MTU-times: pHost section 3.2, 1.5.
+    d_ttl: f64 = 1.5;
+    /// Short-flow threshold, packets (the paper gives none): 69, about
+    /// 100 KB, the papers' short-flow bucket.
+    d_69: u32 = 69;
+    /// Bytes of NIC time per token: MTU + one token, 1540 B, as the pHost
+    /// authors' simulator.
+    d_1540: u64 = 1540;
+    /// First RTS retransmission timeout, microseconds (not in the paper):
+    /// 100.
+    d_rts_timeout: f64 = 100.0;
+}
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

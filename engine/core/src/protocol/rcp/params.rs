@@ -1,6 +1,26 @@
 //! Parameters of RCP and of D3, which reads the same ones its own way.
 
 use crate::protocol::params::*;
+
+defaults! {
+    /// Weight alpha of spare capacity in RCP's rate update: RCP paper, 0.1.
+    d_rcp_alpha: f64 = 0.1;
+    /// Weight beta of the standing queue in RCP's rate update: RCP paper, 1.
+    d_rcp_beta: f64 = 1.0;
+    /// RCP's rate update interval T, microseconds (at most the mean RTT): 10.
+    d_rcp_interval: f64 = 10.0;
+    /// Base RTT of RCP's rate update, microseconds: 10.
+    d_rcp_rtt: f64 = 10.0;
+    /// RCP's retransmission timeout, microseconds (it rarely loses
+    /// packets): 1000.
+    d_rcp_rto: f64 = 1000.0;
+    /// RTTs after which a D3 port returns a silent flow's allocation (a
+    /// choice): 4.
+    d_d3_life: f64 = 4.0;
+    /// RTTs after which an RCP port stops counting a silent flow (a
+    /// choice): 10.
+    d_count_life: f64 = 10.0;
+}
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
