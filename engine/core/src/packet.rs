@@ -1,7 +1,8 @@
 //! Packets. Every packet has the few fields the network itself reads
-//! (addresses, size, priority, ECN bits) and one protocol header, a struct
-//! owned by the protocol that reads it (docs/architecture.md: no single
-//! header type that knows every protocol's fields).
+//! (addresses, size, priority, ECN bits) and one protocol header, opaque
+//! here: a struct in the folder of the protocol that reads it packs itself
+//! into the packet's [`Header`] through [`WireHeader`] (docs/architecture.md:
+//! no single header type that knows every protocol's fields).
 
 use crate::ids::{FlowId, NodeId};
 use crate::slab::Slab;
@@ -41,204 +42,135 @@ impl PacketKind {
     }
 }
 
-/// Header of the window-based transports (TCP, DCTCP, pFabric).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WindowHeader {
-    /// On ACKs: the next packet the receiver expects (cumulative ACK).
-    pub cum_ack: u32,
-    /// On ACKs: the packet this ACK acknowledges (selective ACK).
-    pub sack: u32,
-    /// On ACKs: ECN-echo, set when the acknowledged packet was CE-marked.
-    pub ece: bool,
+/// A protocol header's fields as a packet carries them: three 32-bit
+/// words and three bytes, what fits beside the tag in the 16 bytes a
+/// 64-byte [`Packet`] leaves for its header. A [`WireHeader`] packs its
+/// fields into these explicitly (a rate as `f32::to_bits`, small fields
+/// side by side with shifts), so packing is a few moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fields {
+    /// Three 32-bit fields.
+    pub words: [u32; 3],
+    /// Three one-byte fields.
+    pub bytes: [u8; 3],
 }
 
-/// Header of RCP (Dukkipati et al.): the rate the path can give this flow.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RcpHeader {
-    /// On data: the smallest fair-share rate along the path so far, in bits
-    /// per second; each switch lowers it to its own rate. On ACKs: echoed.
-    /// Single precision (7 significant digits) is plenty for a rate and
-    /// keeps the header, and so every packet, small.
-    pub rate_bps: f32,
-    /// On ACKs: the cumulative ACK.
-    pub cum_ack: u32,
-    /// On ACKs: the packet acknowledged.
-    pub sack: u32,
+/// The protocol header a packet carries, opaque to the network: the
+/// [`Fields`] that only the protocol reads, packed and unpacked by the
+/// protocol's own [`WireHeader`] type, and the tag of the type that packed
+/// them. [`Header::NONE`] is a packet without one (tests, raw traffic).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Header {
+    /// [`Fields::words`] as [`WireHeader::encode`] packed them (kept
+    /// apart from `bytes` so the tag fills the padding a nested
+    /// [`Fields`] would leave).
+    words: [u32; 3],
+    /// [`Fields::bytes`] as packed.
+    bytes: [u8; 3],
+    /// [`WireHeader::TAG`] of the type that packed them; 0: no header.
+    tag: u8,
 }
 
-/// Flag bits of [`PdqHeader::flags`].
-pub mod pdq_flags {
-    /// The flow's first packet (SYN); on the reply, SYN-ACK.
-    pub const SYN: u8 = 1;
-    /// The flow is over (all acknowledged): switches forget it.
-    pub const FIN: u8 = 2;
-    /// A switch or the sender terminated the flow (Early Termination).
-    pub const TERM: u8 = 4;
-    /// A header-only probe of a paused flow (and its reply).
-    pub const PROBE: u8 = 8;
+/// A protocol's packet header: a plain `Copy` struct in the protocol's
+/// folder, with its fields' meanings in doc comments, that packs itself
+/// into a [`Header`] and back.
+///
+/// A protocol writes a packet's header with `p.header = Header::new(h)`,
+/// reads it with `let h: MyHeader = p.header.read()`, and rewrites it in
+/// place (a switch lowering a rate) through `p.header.edit::<MyHeader>()`.
+/// A round-trip test beside the type proves `decode` undoes `encode`.
+pub trait WireHeader: Copy {
+    /// Names the type in the packets it writes; reading a packet written
+    /// by another type fails loudly ([`Header::read`]). Nonzero (0 is
+    /// [`Header::NONE`]) and different from the other header types in use
+    /// (`grep -rn "const TAG" engine/core/src/protocol` lists them).
+    const TAG: u8;
+    /// Packs the fields.
+    fn encode(&self) -> Fields;
+    /// Unpacks the fields [`WireHeader::encode`] packed.
+    fn decode(f: &Fields) -> Self;
 }
 
-/// PDQ's scheduling header (Hong et al., SIGCOMM 2012, section 3.1),
-/// compressed so a packet stays 64 bytes. The deadline D_H and the RTT
-/// ride in [`Packet::rank`], which PDQ's FIFO ports never read: see
-/// [`PdqHeader::pack_rank`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PdqHeader {
-    /// R_H: the rate the path grants so far, bits per second (the sender
-    /// asks for its NIC rate; each switch lowers it; 0 when paused).
-    pub rate_bps: f32,
-    /// Forward: T_H, the expected transmission time of the flow's
-    /// remaining bytes at the NIC rate, nanoseconds (saturating).
-    /// Reverse (ACK): the cumulative ACK.
-    pub aux: u32,
-    /// P_H: the port that paused the flow, plus one (0: not paused).
-    pub pauseby: u16,
-    /// I_H: the inter-probing time in tenths of an RTT (Suppressed
-    /// Probing raises it; 10 = probe every RTT).
-    pub probe_tenths: u8,
-    /// [`pdq_flags`] bits.
-    pub flags: u8,
-}
+impl Header {
+    /// No protocol header.
+    pub const NONE: Header = Header { words: [0; 3], bytes: [0; 3], tag: 0 };
 
-impl PdqHeader {
-    /// Deadline field of a packed rank meaning "no deadline".
-    const NO_DEADLINE_NS: u64 = (1 << 40) - 1;
-    /// `Packet::rank` for PDQ: the absolute deadline in nanoseconds in the
-    /// high 40 bits (about 1,100 s; all ones: none) and the sender's RTT
-    /// in units of 100 ns in the low 24 bits (at most 1.6 s).
-    pub fn pack_rank(deadline_ps: Option<u64>, rtt_ps: u64) -> u64 {
-        let d = deadline_ps.map_or(Self::NO_DEADLINE_NS, |d| (d / 1000).min(Self::NO_DEADLINE_NS - 1));
-        (d << 24) | (rtt_ps / 100_000).clamp(1, (1 << 24) - 1)
+    /// The header `h` packed.
+    #[inline]
+    pub fn new<H: WireHeader>(h: H) -> Header {
+        const { assert!(H::TAG != 0, "tag 0 is Header::NONE") };
+        let Fields { words, bytes } = h.encode();
+        Header { words, bytes, tag: H::TAG }
     }
-    /// The absolute deadline (ps) and RTT (ps) of a packed rank.
-    pub fn unpack_rank(rank: u64) -> (Option<u64>, u64) {
-        let d = rank >> 24;
-        ((d != Self::NO_DEADLINE_NS).then_some(d * 1000), (rank & ((1 << 24) - 1)) * 100_000)
+
+    /// True when the header was written by type `H`.
+    #[inline]
+    pub fn is<H: WireHeader>(&self) -> bool {
+        self.tag == H::TAG
+    }
+
+    /// The header unpacked as type `H`.
+    ///
+    /// # Panics
+    /// When the packet's header was written by another type (or is
+    /// [`Header::NONE`]): a protocol reading the wrong header is a bug
+    /// that no run may hide.
+    #[inline]
+    pub fn read<H: WireHeader>(&self) -> H {
+        if self.tag != H::TAG {
+            wrong_header(self.tag, H::TAG, std::any::type_name::<H>());
+        }
+        H::decode(&Fields { words: self.words, bytes: self.bytes })
+    }
+
+    /// The header unpacked as type `H` for rewriting in place: the
+    /// changes are packed back when the returned guard is dropped.
+    ///
+    /// # Panics
+    /// As [`Header::read`].
+    #[inline]
+    pub fn edit<H: WireHeader>(&mut self) -> HeaderMut<'_, H> {
+        let value = self.read();
+        HeaderMut { header: self, value }
     }
 }
 
-/// What a Fastpass control message is (see `protocol/fastpass/`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(u8)]
-pub enum FastpassMsg {
-    /// A data packet.
-    #[default]
-    Data,
-    /// Source to arbiter: the flow needs `value` more timeslots; the
-    /// packet's `seq` names the destination host.
-    Request,
-    /// Arbiter to source: timeslots `slots` (a bit per slot) of epoch `value`.
-    Grant,
-    /// Source to receiver: which packets are missing?
-    Query,
-    /// Receiver to source: packets `seq` to `seq + value - 1` are missing;
-    /// `slots` is 1 on the last NACK of a reply.
-    Nack,
-    /// Receiver to source: the flow is complete.
-    Ack,
+/// The panic of [`Header::read`], out of the hot path.
+#[cold]
+#[inline(never)]
+fn wrong_header(written: u8, wanted: u8, name: &str) -> ! {
+    panic!("a packet header written with tag {written} was read as {name} (tag {wanted})")
 }
 
-/// Header of Fastpass (Perry et al., SIGCOMM 2014).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FastpassHeader {
-    /// What the message is.
-    pub msg: FastpassMsg,
-    /// Request: the packets the source still needs timeslots for. Grant:
-    /// the epoch number. NACK: how many packets are missing from `seq` on.
-    pub value: u32,
-    /// Grant: bit i set when slot i of the epoch is the flow's. NACK: 1 on
-    /// the last NACK of a reply.
-    pub slots: u32,
+/// A header being rewritten in place ([`Header::edit`]): reads and writes
+/// as the protocol's type, packed back into the packet when dropped.
+pub struct HeaderMut<'a, H: WireHeader> {
+    /// The packet's header.
+    header: &'a mut Header,
+    /// Its fields, unpacked.
+    value: H,
 }
 
-/// What a pHost packet is (pHost paper section 3.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(u8)]
-pub enum PhostMsg {
-    /// Request to send: announces a flow to its destination.
-    #[default]
-    Rts,
-    /// A token: permission to send the packet named by `seq`.
-    Token,
-    /// A data packet, sent on a token.
-    Data,
-    /// The destination holds the whole flow.
-    Ack,
+impl<H: WireHeader> std::ops::Deref for HeaderMut<'_, H> {
+    type Target = H;
+    #[inline]
+    fn deref(&self) -> &H {
+        &self.value
+    }
 }
 
-/// Header of pHost packets (pHost paper section 3.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PhostHeader {
-    /// Token: its number within the flow. Data: the number of the token it
-    /// answers (free tokens are 0 .. free_tokens).
-    pub token: u32,
-    /// RTS and data: the flow's size in packets. Token: packets the
-    /// destination still misses (the source's SRPT key).
-    pub count: u32,
-    /// The flow's tenant (tenant-fair policy).
-    pub tenant: u16,
-    /// Token and data: the priority (sub-queue) the token names for data.
-    pub class: u8,
-    /// What the packet is.
-    pub msg: PhostMsg,
+impl<H: WireHeader> std::ops::DerefMut for HeaderMut<'_, H> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut H {
+        &mut self.value
+    }
 }
 
-/// What a PASE control message is (see `protocol/pase/`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(u8)]
-pub enum PaseMsg {
-    /// An arbitration request on its way through the flow's arbitrators;
-    /// `stage` names the next one, `queue` and `rate_bps` carry the
-    /// decision so far, the packet's `rank` the flow's remaining bytes.
-    #[default]
-    Request,
-    /// The final decision, back to the source.
-    Response,
-    /// The flow finished: a switch arbitrator forgets it.
-    Release,
-    /// A child arbitrator reports its demand on a delegated link (`rate_bps`;
-    /// the packet's `seq` names the parent port, `rank` the child port).
-    DelegationReport,
-    /// A parent arbitrator hands a child its share (`rate_bps`) of a link.
-    DelegationUpdate,
-}
-
-/// Header of PASE control messages (PASE paper section 3.1). Data and ACKs
-/// carry a [`WindowHeader`]; their sub-queue is the packet's `class`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PaseHeader {
-    /// What the message is.
-    pub msg: PaseMsg,
-    /// Priority queue decided so far (largest index along the path).
-    pub queue: u8,
-    /// Request: index of the arbitrator stop it is addressed to.
-    pub stage: u8,
-    /// Reference rate decided so far (smallest along the path), bits per
-    /// second; delegation messages: the demand or share.
-    pub rate_bps: f32,
-    /// Request: the flow's deadline, microseconds after its arrival
-    /// (`u32::MAX` without one), for EDF arbitrators.
-    pub deadline_us: u32,
-}
-
-/// The protocol header carried by a packet.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum Header {
-    /// No protocol header (tests, raw traffic).
-    #[default]
-    None,
-    /// TCP, DCTCP, pFabric.
-    Window(WindowHeader),
-    /// RCP.
-    Rcp(RcpHeader),
-    /// Fastpass.
-    Fastpass(FastpassHeader),
-    /// pHost (RTS, tokens, data, ACK; the deadline rides in `rank`).
-    Phost(PhostHeader),
-    /// PASE control messages.
-    Pase(PaseHeader),
-    /// PDQ (SYN, data, probes, ACKs, FIN; deadline and RTT ride in `rank`).
-    Pdq(PdqHeader),
+impl<H: WireHeader> Drop for HeaderMut<'_, H> {
+    #[inline]
+    fn drop(&mut self) {
+        *self.header = Header::new(self.value);
+    }
 }
 
 /// ECN bits as DCTCP uses them.
@@ -308,16 +240,79 @@ impl Packet {
             rank: 0,
             sent_at: SimTime::ZERO,
             ready_at: SimTime::ZERO,
-            header: Header::None,
+            header: Header::NONE,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_packet_fits_one_cache_line() {
         // Packets are copied at every hop: keep them at 64 bytes.
-        assert!(std::mem::size_of::<super::Packet>() <= 64, "{}", std::mem::size_of::<super::Packet>());
+        assert!(std::mem::size_of::<Packet>() <= 64, "{}", std::mem::size_of::<Packet>());
+    }
+
+    /// A header filling every field the packet has room for.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Full {
+        a: u32,
+        b: f32,
+        c: u16,
+        d: u16,
+        e: bool,
+        f: u8,
+        g: u8,
+    }
+
+    impl WireHeader for Full {
+        const TAG: u8 = 255;
+        fn encode(&self) -> Fields {
+            Fields { words: [self.a, self.b.to_bits(), self.c as u32 | (self.d as u32) << 16], bytes: [self.e as u8, self.f, self.g] }
+        }
+        fn decode(f: &Fields) -> Self {
+            let [a, b, cd] = f.words;
+            Full { a, b: f32::from_bits(b), c: cd as u16, d: (cd >> 16) as u16, e: f.bytes[0] != 0, f: f.bytes[1], g: f.bytes[2] }
+        }
+    }
+
+    /// A header of another type.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Other(u8);
+
+    impl WireHeader for Other {
+        const TAG: u8 = 254;
+        fn encode(&self) -> Fields {
+            Fields { bytes: [self.0, 0, 0], ..Fields::default() }
+        }
+        fn decode(f: &Fields) -> Self {
+            Other(f.bytes[0])
+        }
+    }
+
+    #[test]
+    fn a_full_header_round_trips_and_edits_in_place() {
+        let h = Full { a: u32::MAX, b: -0.0, c: 0xfffe, d: 0x0102, e: true, f: 254, g: 7 };
+        let mut packed = Header::new(h);
+        let back: Full = packed.read();
+        assert_eq!((back, back.b.to_bits()), (h, (-0.0f32).to_bits()));
+        assert!(packed.is::<Full>() && !packed.is::<Other>() && !Header::NONE.is::<Full>());
+        packed.edit::<Full>().d = 9;
+        assert_eq!(packed.read::<Full>(), Full { d: 9, ..h });
+        assert_eq!(Packet::new(FlowId(0), NodeId(0), NodeId(1), PacketKind::Data, 0, 1500).header, Header::NONE);
+    }
+
+    #[test]
+    #[should_panic(expected = "written with tag 254 was read as")]
+    fn reading_a_header_as_another_type_fails_loudly() {
+        Header::new(Other(1)).read::<Full>();
+    }
+
+    #[test]
+    #[should_panic(expected = "written with tag 0 was read as")]
+    fn reading_a_packet_without_a_header_fails_loudly() {
+        Header::NONE.read::<Other>();
     }
 }

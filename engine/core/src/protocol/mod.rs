@@ -35,6 +35,8 @@ pub mod rcp;
 pub mod registry;
 pub mod scoreboard;
 #[cfg(test)]
+pub mod stop_and_wait;
+#[cfg(test)]
 pub(crate) mod testing;
 pub mod timer;
 pub mod window;

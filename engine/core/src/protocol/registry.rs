@@ -28,29 +28,33 @@ pub trait Visit {
 /// The parameters of a protocol without any.
 static NO_PARAMS: () = ();
 
+/// A line may carry one `#[cfg(...)]` (the test protocol's
+/// `#[cfg(test)]`): every item it makes is then compiled only under that
+/// condition. Such a line needs a `params` part.
 macro_rules! protocols {
     ($(
         $(#[doc = $doc:literal])*
+        $(#[cfg($cfg:meta)])?
         $variant:ident = $name:literal => $plugin:ty $(, params $field:ident: $fdoc:literal)?;
     )*) => {
         /// Which protocol runs (docs/protocols/index.md). The order is the order of
         /// every list of protocols (help texts, sweeps, tests).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
         pub enum ProtocolName {
-            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)*
+            $($(#[doc = $doc])* $(#[cfg($cfg)])? #[serde(rename = $name)] $variant,)*
         }
 
         impl ProtocolName {
             /// All protocols, for help texts and sweeps.
-            pub const ALL: [ProtocolName; [$($name),*].len()] = [$(ProtocolName::$variant),*];
-            const NAMES: [&'static str; [$($name),*].len()] = [$($name),*];
-            const DESCRIPTORS: [Descriptor; [$($name),*].len()] = [$(<$plugin as Plugin>::DESCRIPTOR),*];
+            pub const ALL: [ProtocolName; [$($(#[cfg($cfg)])? $name),*].len()] = [$($(#[cfg($cfg)])? ProtocolName::$variant),*];
+            const NAMES: [&'static str; [$($(#[cfg($cfg)])? $name),*].len()] = [$($(#[cfg($cfg)])? $name),*];
+            const DESCRIPTORS: [Descriptor; [$($(#[cfg($cfg)])? $name),*].len()] = [$($(#[cfg($cfg)])? <$plugin as Plugin>::DESCRIPTOR),*];
 
             /// Calls `v` with this protocol's plugin and its parameters in
             /// `all`: the one `match` over the protocols.
             pub fn visit<V: Visit>(self, all: &ProtocolParams, v: V) -> V::Out {
                 match self {
-                    $(ProtocolName::$variant => v.visit::<$plugin>(self, protocols!(@params all $($field)?)),)*
+                    $($(#[cfg($cfg)])? ProtocolName::$variant => v.visit::<$plugin>(self, protocols!(@params all $($field)?)),)*
                 }
             }
         }
@@ -59,7 +63,7 @@ macro_rules! protocols {
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
         #[serde(deny_unknown_fields)]
         pub struct ProtocolParams {
-            $($(
+            $($(#[cfg($cfg)])? $(
                 #[doc = $fdoc]
                 #[serde(default)]
                 pub $field: <$plugin as Plugin>::Params,
@@ -70,14 +74,14 @@ macro_rules! protocols {
             /// Checks every protocol's parameters, whichever runs; the
             /// error names the field and the reason.
             pub fn validate(&self) -> Result<(), String> {
-                $($(<$plugin as Plugin>::validate(&self.$field)?;)?)*
+                $($(#[cfg($cfg)])? { $(<$plugin as Plugin>::validate(&self.$field)?;)? })*
                 Ok(())
             }
             /// Checks every protocol's parameters against the scenario's
             /// network ([`Plugin::validate_for`]); `running` is the
             /// protocol that runs.
             pub fn validate_for(&self, net: &Network, running: ProtocolName) -> Result<(), String> {
-                $($(<$plugin as Plugin>::validate_for(&self.$field, net, running == ProtocolName::$variant)?;)?)*
+                $($(#[cfg($cfg)])? { $(<$plugin as Plugin>::validate_for(&self.$field, net, running == ProtocolName::$variant)?;)? })*
                 Ok(())
             }
         }
@@ -117,6 +121,9 @@ protocols! {
     /// The optimal deadline scheduler: flow-level, earliest deadline first
     /// with the fewest flows discarded (Moore-Hodgson; PDQ's bound).
     OptimalDeadline = "optimal_deadline" => optimal_deadline::OptimalDeadlinePlugin;
+    /// Stop-and-wait ARQ, the test protocol (unit tests only).
+    #[cfg(test)]
+    StopAndWait = "stop_and_wait" => super::stop_and_wait::StopAndWaitPlugin, params stop_and_wait: "Stop-and-wait (unit tests only).";
 }
 
 impl ProtocolName {

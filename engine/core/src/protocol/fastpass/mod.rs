@@ -76,16 +76,18 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::net::Network;
-use crate::packet::{FastpassHeader, FastpassMsg, Header, Packet, PacketKind};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
+pub use header::{FastpassHeader, FastpassMsg};
 use params::FastpassParams;
 use std::collections::{BTreeSet, VecDeque};
 
 pub mod events;
+mod header;
 pub mod params;
 mod plugin;
 pub use plugin::FastpassPlugin;
@@ -316,7 +318,7 @@ impl Fastpass {
     fn control(&self, flow: FlowId, src: NodeId, dst: NodeId, seq: u32, h: FastpassHeader) -> Packet {
         let mut p = Packet::new(flow, src, dst, PacketKind::Control, seq, HEADER);
         p.class = CONTROL_CLASS;
-        p.header = Header::Fastpass(h);
+        p.header = Header::new(h);
         p
     }
 
@@ -405,7 +407,7 @@ impl Fastpass {
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
             p.class = DATA_CLASS;
             p.sent_at = io.now;
-            p.header = Header::Fastpass(FastpassHeader::default());
+            p.header = Header::new(FastpassHeader::default());
             io.send(p);
             if self.log_sends {
                 self.sends.push(SlotSend { slot: e as u64 * slots_per_epoch + i as u64, src: s.src, dst: s.dst, flow });
@@ -683,7 +685,7 @@ impl Protocol for Fastpass {
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<FastpassTimer>) {
-        let Header::Fastpass(h) = p.header else { return };
+        let h: FastpassHeader = p.header.read();
         let flow = p.flow;
         match h.msg {
             FastpassMsg::Data => {

@@ -66,12 +66,10 @@ fn arbiter_matches_each_slot_in_srpt_order() {
     let a = with_io(&net, fp.epoch_time(), |io| fp.on_timer(FastpassTimer::Epoch, io));
     let grants: Vec<(u32, u32, u32, NodeId)> = sent(&a)
         .into_iter()
-        .map(|p| match p.header {
-            Header::Fastpass(h) => {
-                assert_eq!(h.msg, FastpassMsg::Grant);
-                (p.flow.0, h.value, h.slots, p.dst)
-            }
-            _ => panic!("not a grant"),
+        .map(|p| {
+            let h: FastpassHeader = p.header.read();
+            assert_eq!(h.msg, FastpassMsg::Grant);
+            (p.flow.0, h.value, h.slots, p.dst)
         })
         .collect();
     // Slot 0: flow 1 (1 packet) 0->2, flow 2 (2) 3->1, flow 0 blocked
@@ -118,7 +116,7 @@ fn source_sends_in_its_slots_and_rerequests_a_late_slot() {
     let a = with_io(&net, e + SimTime::from_ns(1), |io| fp.on_packet(g, io));
     let r = sent(&a);
     assert_eq!(r.len(), 1);
-    assert_eq!(r[0].header, Header::Fastpass(FastpassHeader { msg: FastpassMsg::Request, value: 1, slots: 0 }));
+    assert_eq!(r[0].header, Header::new(FastpassHeader { msg: FastpassMsg::Request, value: 1, slots: 0 }));
     assert_eq!(fp.missed_slots, 1);
 }
 
@@ -132,7 +130,7 @@ fn receiver_acks_once_and_nacks_what_is_missing() {
     });
     let data = |seq| {
         let mut p = Packet::new(FlowId(0), NodeId(1), NodeId(2), PacketKind::Data, seq, MTU);
-        p.header = Header::Fastpass(FastpassHeader::default());
+        p.header = Header::new(FastpassHeader::default());
         p
     };
     for seq in [0, 2] {

@@ -104,7 +104,7 @@ impl Pase {
     /// `arbitrator_service_us` > 0, an arbitration message joins the node's
     /// server queue and is processed when its service ends.
     pub(super) fn on_control(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
-        let Header::Pase(h) = p.header else { return };
+        let h: PaseHeader = p.header.read();
         if !self.servers.is_empty() && h.msg != PaseMsg::Response {
             let q = &mut self.servers[node.idx()].queue;
             q.push_back((io.now, p));
@@ -132,7 +132,7 @@ impl Pase {
 
     /// Processes a PASE control message at `node`.
     pub(super) fn process(&mut self, node: NodeId, p: Packet, io: &mut Io<PaseTimer>) {
-        let Header::Pase(h) = p.header else { return };
+        let h: PaseHeader = p.header.read();
         match h.msg {
             PaseMsg::Request => self.on_request(node, &p, h, io),
             PaseMsg::Response => {

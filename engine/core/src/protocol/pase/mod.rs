@@ -78,7 +78,7 @@
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};
-use crate::packet::{Header, Packet, PacketKind, PaseHeader, PaseMsg};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::window::controller::PaseMode;
 use crate::protocol::window::{WindowConfig, WindowTimer, WindowTransport};
@@ -86,12 +86,14 @@ use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
 use crate::units::{SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
+pub use header::{PaseHeader, PaseMsg};
 use params::{PaseCriticality, PaseDelegatedCapacity, PaseParams, PaseRateControl};
 use std::collections::BTreeMap;
 
 mod arbitrator;
 mod control;
 pub mod events;
+mod header;
 pub mod params;
 mod plugin;
 pub use arbitrator::{arbitrate, Arbitrator, Decision};
@@ -514,7 +516,7 @@ impl Pase {
     /// A control packet from `from` to `to` at the highest priority.
     fn control(flow: FlowId, from: NodeId, to: NodeId, h: PaseHeader) -> Packet {
         let mut p = Packet::new(flow, from, to, PacketKind::Control, 0, HEADER);
-        p.header = Header::Pase(h);
+        p.header = Header::new(h);
         p
     }
 

@@ -22,7 +22,7 @@
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::Network;
-use crate::packet::{pdq_flags as F, Header, Packet, PacketKind, PdqHeader};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, Pacer, RttEstimator};
@@ -31,9 +31,12 @@ use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
+pub use header::{pdq_flags, PdqHeader};
 use params::PdqParams;
+use pdq_flags as F;
 
 pub mod events;
+mod header;
 pub mod params;
 mod plugin;
 pub use plugin::PdqPlugin;
@@ -211,7 +214,7 @@ impl Pdq {
         let mut p = Packet::new(flow, s.src, s.dst, kind, u32::MAX, HEADER);
         p.sent_at = now;
         p.rank = s.rank(&self.p);
-        p.header = Header::Pdq(s.header(&self.p, self.nic_bps, flags));
+        p.header = Header::new(s.header(&self.p, self.nic_bps, flags));
         p
     }
 
@@ -238,7 +241,7 @@ impl Pdq {
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Data, seq, size);
         p.sent_at = io.now;
         p.rank = s.rank(params);
-        p.header = Header::Pdq(s.header(params, self.nic_bps, 0));
+        p.header = Header::new(s.header(params, self.nic_bps, 0));
         io.send(p);
         s.arm_rto(flow, SimTime::from_us_f64(params.rto_us), io);
         let gap = Pacer::gap(size, s.rate_bps);
@@ -371,7 +374,7 @@ impl Protocol for Pdq {
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<PdqTimer>) {
-        let Header::Pdq(h) = p.header else { return };
+        let h: PdqHeader = p.header.read();
         if p.kind == PacketKind::Ack {
             return self.on_ack(p, h, io);
         }
@@ -387,7 +390,7 @@ impl Protocol for Pdq {
         let (cum, _) = receive_at_rate_receiver(&mut self.receivers, &p, io);
         let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
         ack.sent_at = p.sent_at;
-        ack.header = Header::Pdq(PdqHeader { aux: cum, ..h });
+        ack.header = Header::new(PdqHeader { aux: cum, ..h });
         io.send(ack);
     }
 
@@ -460,14 +463,14 @@ impl Protocol for Pdq {
         let (deadline, rtt_ps) = PdqHeader::unpack_rank(p.rank);
         let deadline = deadline.unwrap_or(NO_DEADLINE);
         let flow = p.flow;
-        let Header::Pdq(h) = &mut p.header else { return };
+        let mut h = p.header.edit::<PdqHeader>();
         if p.kind == PacketKind::Ack {
             let (node, is_host) = self.port_node[port.idx()];
             if is_host {
                 return; // the receiver's NIC: no forward port of this flow here
             }
             for &fp in io.net.next_hops(node, p.src) {
-                self.ports[fp.idx()].reverse(flow.0, h, &self.cfg);
+                self.ports[fp.idx()].reverse(flow.0, &mut h, &self.cfg);
             }
             return;
         }
@@ -475,7 +478,7 @@ impl Protocol for Pdq {
         if let Some(c) = st.control(io.queue_bytes[port.idx()], io.now, &self.cfg) {
             io.trace(|| TraceKind::LinkRate { port, rate_bps: c });
         }
-        let decision = st.forward(flow.0, h, deadline, rtt_ps, io.now, &self.cfg);
+        let decision = st.forward(flow.0, &mut h, deadline, rtt_ps, io.now, &self.cfg);
         let rate_bps = h.rate_bps as f64;
         match decision {
             Decision::Accept { newly: true, early_start, .. } => {

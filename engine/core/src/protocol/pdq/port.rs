@@ -2,8 +2,8 @@
 //! flows each port keeps, sorted by criticality, and the forward and
 //! reverse paths of the paper's Algorithms 1 to 3.
 
+use super::header::{pdq_flags as F, PdqHeader};
 use super::NO_DEADLINE;
-use crate::packet::{pdq_flags as F, PdqHeader};
 use crate::protocol::pdq::params::PdqParams;
 use crate::units::SimTime;
 

@@ -1,7 +1,7 @@
 //! Each switch rule in isolation, on one 1 Gbps port (rate controller
 //! off so that the capacity stays C).
+use super::pdq_flags;
 use super::*;
-use crate::packet::pdq_flags;
 
 const C: f64 = 1e9;
 const RTT: u64 = 100_000_000; // 100 us in ps

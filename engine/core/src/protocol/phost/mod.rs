@@ -41,15 +41,17 @@
 //! data packet and pHost drops almost nothing at the first hop.
 
 use crate::ids::{FlowId, NodeId};
-use crate::packet::{Header, Packet, PacketKind, PhostHeader, PhostMsg};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER, MTU};
 use crate::workload::FlowSpec;
+pub use header::{PhostHeader, PhostMsg};
 use params::{PhostParams, PhostPolicy};
 
 pub mod events;
+mod header;
 pub mod params;
 mod plugin;
 pub use plugin::PhostPlugin;
@@ -315,7 +317,7 @@ impl Phost {
     fn control(flow: FlowId, src: NodeId, dst: NodeId, seq: u32, h: PhostHeader, kind: PacketKind) -> Packet {
         let mut p = Packet::new(flow, src, dst, kind, seq, HEADER);
         p.class = 0;
-        p.header = Header::Phost(h);
+        p.header = Header::new(h);
         p
     }
 
@@ -408,7 +410,7 @@ impl Phost {
         p.class = t.class;
         p.rank = s.deadline.ps();
         p.sent_at = now;
-        p.header = Header::Phost(PhostHeader { token: t.number, count: s.pkts, tenant: s.tenant, class: t.class, msg: PhostMsg::Data });
+        p.header = Header::new(PhostHeader { token: t.number, count: s.pkts, tenant: s.tenant, class: t.class, msg: PhostMsg::Data });
         let tenant = s.tenant as usize;
         io.send(p);
         let h = &mut self.hosts[host.idx()];
@@ -600,7 +602,7 @@ impl Protocol for Phost {
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<PhostTimer>) {
-        let Header::Phost(h) = p.header else { return };
+        let h: PhostHeader = p.header.read();
         if matches!(h.msg, PhostMsg::Rts | PhostMsg::Data) && self.sinks.get(p.flow.idx()).is_none() {
             // A retired sink holds every packet: a late RTS is answered
             // with the ACK again, as a done sink does; late data change

@@ -98,7 +98,7 @@ fn unanswered_tokens_downgrade_the_flow_until_the_downgrade_time_passes() {
     let answer = |seq: u32, number: u32| {
         let hd = PhostHeader { token: number, count: 100, tenant: 0, class: 2, msg: PhostMsg::Data };
         let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, seq, 1500);
-        p.header = Header::Phost(hd);
+        p.header = Header::new(hd);
         p
     };
     let t = SimTime::from_ps(11 * MTU_PS);
@@ -161,11 +161,8 @@ fn a_lost_packet_is_named_again_after_the_receiver_timeout() {
     for (at, tok) in &tokens {
         if tok.seq != 3 {
             let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(20), PacketKind::Data, tok.seq, 1500);
-            let number = match tok.header {
-                Header::Phost(x) => x.token,
-                _ => unreachable!(),
-            };
-            p.header = Header::Phost(PhostHeader { token: number, count: 5, tenant: 0, class: 2, msg: PhostMsg::Data });
+            let number = tok.header.read::<PhostHeader>().token;
+            p.header = Header::new(PhostHeader { token: number, count: 5, tenant: 0, class: 2, msg: PhostMsg::Data });
             h.at(*at + SimTime::from_ps(MTU_PS), |x, io| x.on_packet(p, io));
         }
     }

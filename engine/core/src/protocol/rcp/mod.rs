@@ -26,7 +26,7 @@
 //! same hosts and ports ([`Rcp::d3`]): see [`D3Port`].
 
 use crate::ids::{FlowId, NodeId, PortId};
-use crate::packet::{Header, Packet, PacketKind, RcpHeader};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, Pacer};
@@ -35,10 +35,12 @@ use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, SimTime, HEADER};
 use crate::workload::FlowSpec;
+pub use header::RcpHeader;
 use params::RcpParams;
 use std::collections::BTreeMap;
 
 pub mod events;
+mod header;
 pub mod params;
 mod plugin;
 pub use plugin::{D3Plugin, RcpPlugin};
@@ -107,7 +109,7 @@ impl Sender {
         let size = data_packet_wire_size(self.size, seq);
         let mut pkt = Packet::new(flow, self.src, self.dst, PacketKind::Data, seq, size);
         pkt.sent_at = io.now;
-        pkt.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+        pkt.header = Header::new(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
         if d3 {
             pkt.rank = self.d3_rank(p, io.now, false);
         }
@@ -289,7 +291,7 @@ impl Rcp {
         let s = self.sender(flow);
         let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, u32::MAX, HEADER);
         p.rank = d3_rank::FIN;
-        p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+        p.header = Header::new(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
         io.send(p);
     }
 
@@ -477,7 +479,7 @@ impl Protocol for Rcp {
     }
 
     fn on_packet(&mut self, p: Packet, io: &mut Io<RcpTimer>) {
-        let Header::Rcp(h) = p.header else { return };
+        let h: RcpHeader = p.header.read();
         match p.kind {
             PacketKind::Data | PacketKind::Control => {
                 // Data, or a rate refresh (REF) or D3 release: acknowledge
@@ -495,7 +497,7 @@ impl Protocol for Rcp {
                     self.receivers.retire(p.flow.idx());
                 }
                 let mut ack = Packet::new(p.flow, p.dst, p.src, PacketKind::Ack, p.seq, HEADER);
-                ack.header = Header::Rcp(RcpHeader { rate_bps: h.rate_bps, cum_ack: cum, sack });
+                ack.header = Header::new(RcpHeader { rate_bps: h.rate_bps, cum_ack: cum, sack });
                 io.send(ack);
             }
             PacketKind::Ack => {
@@ -568,7 +570,7 @@ impl Protocol for Rcp {
                 }
                 let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Control, 0, HEADER);
                 p.sent_at = io.now;
-                p.header = Header::Rcp(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
+                p.header = Header::new(RcpHeader { rate_bps: f32::INFINITY, cum_ack: 0, sack: 0 });
                 if d3 {
                     // D3: a flow slowed to a trickle asks again every RTT.
                     p.rank = s.d3_rank(&self.p, io.now, true);
@@ -639,7 +641,8 @@ impl Protocol for Rcp {
         }
         let st = &mut self.ports[port.idx()];
         st.input_bytes += p.size as u64;
-        if let (PacketKind::Data | PacketKind::Control, Header::Rcp(h)) = (p.kind, &mut p.header) {
+        if matches!(p.kind, PacketKind::Data | PacketKind::Control) {
+            let mut h = p.header.edit::<RcpHeader>();
             match &mut self.d3 {
                 None => h.rate_bps = h.rate_bps.min(st.rate_bps as f32),
                 Some(d3) if p.rank & d3_rank::FIN != 0 => d3[port.idx()].release(p.flow.0),

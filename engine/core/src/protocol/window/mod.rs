@@ -23,7 +23,7 @@
 
 use crate::ids::{FlowId, NodeId};
 use crate::net::Network;
-use crate::packet::{Header, Packet, PacketKind, WindowHeader};
+use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
 use crate::protocol::scoreboard::Scoreboard;
 use crate::protocol::timer::{Fired, LazyTimer, RttEstimator};
@@ -33,9 +33,11 @@ use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use controller::{AckEvent, CongestionEvent, Controller, ControllerConfig, D2tcpConfig, DctcpConfig, FlowController, L2dctConfig, PFabricConfig};
 use controller::{RenoConfig, UNBOUNDED_CWND};
+pub use header::WindowHeader;
 use params::{D2tcpParams, DctcpParams, DctcpSettings, L2dctParams, PFabricParams, TcpParams};
 
 pub mod controller;
+mod header;
 pub mod params;
 mod plugins;
 pub use plugins::{D2tcpPlugin, DctcpPlugin, L2dctPlugin, PFabricPlugin, TcpPlugin};
@@ -263,7 +265,7 @@ fn ack_packet(flow: FlowId, from: NodeId, to: NodeId, seq: u32, cum_ack: u32, sa
     let mut ack = Packet::new(flow, from, to, PacketKind::Ack, seq, HEADER);
     ack.rank = 0; // ACKs are the most urgent (pFabric ns-2: prio 0)
     ack.sent_at = echo; // timestamp echo
-    ack.header = Header::Window(WindowHeader { cum_ack, sack, ece });
+    ack.header = Header::new(WindowHeader { cum_ack, sack, ece });
     ack
 }
 
@@ -397,7 +399,7 @@ impl WindowTransport {
                 // code's `set_prio`, docs/protocols/pfabric.md).
                 p.rank = s.sb.remaining_bytes();
             }
-            p.header = Header::Window(WindowHeader::default());
+            p.header = Header::new(WindowHeader::default());
             io.send(p);
         }
         if was_idle && s.sb.in_flight > 0 {
@@ -418,7 +420,7 @@ impl WindowTransport {
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.sb.snd_una, HEADER);
             p.class = s.class;
             p.sent_at = io.now;
-            p.header = Header::Window(WindowHeader::default());
+            p.header = Header::new(WindowHeader::default());
             io.send(p);
             s.probes_sent += 1;
             io.trace(|| TraceKind::Control { flow, what: controller::pase::PROBE });
@@ -446,7 +448,7 @@ impl WindowTransport {
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.sb.snd_una, HEADER + 1);
             p.rank = s.sb.remaining_bytes();
             p.sent_at = io.now;
-            p.header = Header::Window(WindowHeader::default());
+            p.header = Header::new(WindowHeader::default());
             io.send(p);
             io.trace(|| TraceKind::Control { flow, what: controller::pfabric::PROBE });
             s.arm(io, flow);
@@ -516,7 +518,7 @@ impl WindowTransport {
     }
     /// A data packet, probe or ACK of a window transport reached its host.
     pub fn handle_packet<T: From<WindowTimer>>(&mut self, p: Packet, io: &mut Io<T>) {
-        let Header::Window(h) = p.header else { return };
+        let h: WindowHeader = p.header.read();
         match p.kind {
             PacketKind::Ack => self.on_ack(p.flow, h, p.sent_at, io),
             PacketKind::Data if self.cfg.delayed_ack.is_some() && self.receivers.get(p.flow.idx()).is_some() => self.on_data_delayed(p, io),

@@ -20,7 +20,7 @@ fn deliver(h: &mut Harness, now: SimTime, seq: u32, ce: bool) -> Vec<WindowHeade
     let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(1), PacketKind::Data, seq, 1500);
     p.ecn = crate::packet::Ecn { capable: true, ce };
     p.sent_at = now;
-    p.header = Header::Window(WindowHeader::default());
+    p.header = Header::new(WindowHeader::default());
     h.at(now, |x, io| x.on_packet(p, io)).iter().map(header_of).collect()
 }
 
@@ -32,8 +32,7 @@ fn acks_from_timers(h: &mut Harness, until: SimTime) -> Vec<(SimTime, WindowHead
 
 fn header_of(p: &Packet) -> WindowHeader {
     assert_eq!(p.kind, PacketKind::Ack);
-    let Header::Window(h) = p.header else { panic!("not a window header") };
-    h
+    p.header.read()
 }
 
 /// A flow of `pkts` full packets from host 0 to host 1, arriving at 0.
