@@ -27,9 +27,9 @@ use common::{assert_rejected_naming, load, pase_sim, run_ok};
 use dcsim_core::ids::{FlowId, NodeId, PortId};
 use dcsim_core::net::topology::build;
 use dcsim_core::protocol::pase::events;
+use dcsim_core::protocol::pase::events::PROBE as PASE_PROBE;
 use dcsim_core::protocol::pase::params::{PaseDelegatedCapacity, PaseParams, PaseQueueNumbering, PaseRateControl};
 use dcsim_core::protocol::pase::{arbitrate, Arbitrator, Decision, Pase};
-use dcsim_core::protocol::window::controller::pase::PROBE as PASE_PROBE;
 use dcsim_core::sim::Simulation;
 use dcsim_core::trace::TraceKind;
 use dcsim_core::units::SimTime;
@@ -348,7 +348,7 @@ fn lowest_queue_run(probing: bool) -> LowestQueueRun {
             }
         }
         // A finished flow's sender is retired (forgotten): read it while it runs.
-        interval = interval.or_else(|| sim.proto.win.senders.get(low.idx()).and_then(|s| s.cc.pase()).map(|h| h.probe_interval().ps()));
+        interval = interval.or_else(|| sim.proto.win.senders.get(low.idx()).and_then(|s| s.cc.extension()).map(|h| h.probe_interval().ps()));
         if sim.proto.win.sender_done(low) {
             break;
         }

@@ -1,9 +1,7 @@
 //! PASE's control messages and arbitration decisions as traced, with the
-//! words the page's event log shows (listed in its descriptor). The end
-//! hosts' probe is declared with their controller
-//! (`window::controller::pase::PROBE`).
+//! words the page's event log shows (listed in its descriptor), the end
+//! hosts' probe (`host`) among them.
 
-use crate::protocol::window::controller::pase::PROBE;
 use crate::trace::ControlEvent;
 
 /// An arbitration request and its per-link decision.
@@ -19,6 +17,8 @@ pub const DELEGATION_REPORT: &ControlEvent =
 /// A parent updates a child's delegated share.
 pub const DELEGATION_UPDATE: &ControlEvent =
     &ControlEvent { name: "pase_delegation_update", text: "PASE parent arbitrator sent a child its new share of a link", gives_up: false };
+/// PASE's end-host probe from the lowest queue, traced (section 3.2).
+pub const PROBE: &ControlEvent = &ControlEvent { name: "pase_probe", text: "PASE probe (lowest queue: no retransmission)", gives_up: false };
 /// A finished flow releases its arbitration.
 pub const RELEASE: &ControlEvent = &ControlEvent { name: "pase_release", text: "PASE flow finished: released at a switch arbitrator", gives_up: false };
 

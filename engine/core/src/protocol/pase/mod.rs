@@ -59,9 +59,9 @@
 //!   inter-rack flow holds one packet until its chain's first answer
 //!   reaches the source; otherwise it starts with its source's decision.
 //! * **End hosts** (section 3.2): each flow's sender (`window/`) holds a
-//!   `controller::PaseHost`, which the source tells every decision
-//!   ([`PaseHost::on_decision`](crate::protocol::window::controller::PaseHost::on_decision);
-//!   the sender's fields are not touched):
+//!   [`PaseHost`] (`host.rs`, the window transport's extension), which the
+//!   source tells every decision ([`PaseHost::on_decision`]; the sender's
+//!   fields are not touched):
 //!   DCTCP's cut on ECN marks; in the top queue the window is the reference
 //!   rate times the base RTT; entering an intermediate queue the window is 1
 //!   and grows by 1/cwnd per ACK; in the lowest queue it is 1 and a timeout
@@ -80,7 +80,6 @@ use crate::ids::{FlowId, NodeId, PortId};
 use crate::net::{Network, PortRole};
 use crate::packet::{Header, Packet, PacketKind};
 use crate::protocol::flow_table::FlowTable;
-use crate::protocol::window::controller::PaseMode;
 use crate::protocol::window::{WindowConfig, WindowTimer, WindowTransport};
 use crate::protocol::{Io, Protocol};
 use crate::trace::TraceKind;
@@ -94,9 +93,11 @@ mod arbitrator;
 mod control;
 pub mod events;
 mod header;
+mod host;
 pub mod params;
 mod plugin;
 pub use arbitrator::{arbitrate, Arbitrator, Decision};
+pub use host::{PaseHost, PaseHostConfig, PaseMode, PaseQueue};
 pub use plugin::PasePlugin;
 
 /// A link a stop arbitrates: a real one, or a parent's link delegated to
@@ -236,7 +237,7 @@ impl From<WindowTimer> for PaseTimer {
 pub struct Pase {
     p: PaseParams,
     /// The end hosts' senders and receivers.
-    pub win: WindowTransport,
+    pub win: WindowTransport<PaseHost>,
     /// Each port's link arbitrator.
     pub arbs: Vec<Arbitrator>,
     /// Delegated shares, by (parent, child).
@@ -601,7 +602,7 @@ impl Pase {
         s.class = d.queue;
         // PASE's rate control (PASE-DCTCP's plain DCTCP takes the queue
         // only).
-        if let Some(host) = s.cc.pase_mut() {
+        if let Some(host) = s.cc.extension_mut() {
             let mode = if d.queue == 0 {
                 PaseMode::Top
             } else if d.queue == lowest {
@@ -692,7 +693,7 @@ impl Protocol for Pase {
         self.flows.push(f.id.idx(), FlowState { src: f.src, chain, rtt, nic_bps, deadline_us, demand: 0.0, reached: 1, receiver_done: false });
         self.win.add_flow(f, &self.net);
         let probe = SimTime::from_ps((rtt.ps() as f64 * self.p.probe_interval_rtts) as u64);
-        if let Some(host) = self.win.senders.get_mut(f.id.idx()).expect("just added").cc.pase_mut() {
+        if let Some(host) = self.win.senders.get_mut(f.id.idx()).expect("just added").cc.extension_mut() {
             host.set_probe_interval(probe);
         }
         // Bottom-up: the source's own decision at once (PASE-DCTCP keeps its
@@ -706,7 +707,7 @@ impl Protocol for Pase {
             // one packet (the top queue's window does not grow).
             let s = self.win.senders.get_mut(f.id.idx()).expect("just added");
             s.class = d.queue;
-            if let (true, Some(host)) = (awaiting, s.cc.pase_mut()) {
+            if let (true, Some(host)) = (awaiting, s.cc.extension_mut()) {
                 host.set_window(1.0);
             }
             self.win.send_window(f.id, io);

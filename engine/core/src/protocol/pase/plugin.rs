@@ -4,9 +4,10 @@
 use super::params::PaseParams;
 use super::params::PaseRateControl;
 use super::Pase;
+use super::{PaseHost, PaseHostConfig};
 use crate::protocol::plugin::{buffer_field, Build, Descriptor, Field, Plugin, PriorityKey};
 use crate::protocol::ports::{Discipline, PortSetup};
-use crate::protocol::window::controller::{ControllerConfig, DctcpConfig, PaseHostConfig};
+use crate::protocol::window::controller::{ControllerConfig, DctcpConfig};
 use crate::protocol::window::WindowConfig;
 
 /// PASE (Munir et al., SIGCOMM 2014; docs/protocols/pase.md).
@@ -51,15 +52,15 @@ impl Plugin for PasePlugin {
     }
 }
 
-impl WindowConfig {
+impl WindowConfig<PaseHost> {
     /// PASE's end hosts: DCTCP's settings from PASE's parameters, with
-    /// PASE's window rules (`controller::PaseHost`, PASE section 3.2) or,
+    /// PASE's window rules ([`PaseHost`], PASE section 3.2) or,
     /// for PASE-DCTCP, plain DCTCP's.
     pub fn pase(p: &PaseParams, spraying: bool) -> Self {
         let d = p.dctcp_part();
         let dctcp = DctcpConfig::new(&d);
         let control = match p.rate_control {
-            PaseRateControl::Pase => ControllerConfig::Pase(PaseHostConfig { dctcp, lowest_grows: p.lowest_queue_grows, probing: p.probing }),
+            PaseRateControl::Pase => ControllerConfig::Extension(PaseHostConfig { dctcp, lowest_grows: p.lowest_queue_grows, probing: p.probing }),
             PaseRateControl::Dctcp => ControllerConfig::Dctcp(dctcp),
         };
         Self::dctcp_like(control, &d, spraying)

@@ -91,3 +91,15 @@ fn pase_hosts_read_no_dctcp_profile() {
     let d = params::PaseParams::default().dctcp_part();
     assert_eq!((d.profile, d.delayed_ack_timeout_us), (crate::protocol::window::params::DctcpProfile::Linux, None));
 }
+
+/// PASE's end-host controller keeps the window at the one offset every
+/// window controller has (`window::controller`'s docs: the window is one
+/// load whatever the variant), in an enum as small as those docs say.
+#[test]
+fn the_end_host_window_is_at_the_shared_offset() {
+    use crate::protocol::window::controller::FlowController;
+    let c = crate::protocol::window::WindowConfig::pase(&PaseParams::default(), false).control;
+    assert_eq!(c.name(), "pase");
+    assert_eq!(c.new_flow(&crate::protocol::testing::flow(0, 0, 1, 10)).window_offset(), 8);
+    assert!(std::mem::size_of::<FlowController<PaseHost>>() <= 104);
+}

@@ -3,8 +3,9 @@
 //! holds one congestion controller (`controller/`: a [`FlowController`]
 //! built per flow by the configuration's [`ControllerConfig`], in the shape
 //! of quinn-proto's and smoltcp's congestion controllers) that owns the
-//! window and whatever state its rule keeps. PASE's end hosts join as a
-//! further controller.
+//! window and whatever state its rule keeps. A protocol outside this folder
+//! may add its own controller (a [`ControllerExtension`], the transport's
+//! type parameter).
 //!
 //! The sender keeps a per-packet scoreboard (unsent, in flight, SACKed,
 //! lost), sends while the packets in flight ("pipe", RFC 6675) are below
@@ -32,7 +33,7 @@ use crate::trace::TraceKind;
 use crate::units::{data_packet_wire_size, packets_for, SimTime, HEADER};
 use crate::workload::FlowSpec;
 use controller::{AckEvent, CongestionEvent, Controller, ControllerConfig, D2tcpConfig, DctcpConfig, FlowController, L2dctConfig, PFabricConfig};
-use controller::{RenoConfig, UNBOUNDED_CWND};
+use controller::{ControllerExtension, NoExtension, ProbeInstead, RenoConfig, UNBOUNDED_CWND};
 pub use header::WindowHeader;
 use params::{D2tcpParams, DctcpParams, DctcpSettings, L2dctParams, PFabricParams, TcpParams};
 
@@ -43,11 +44,12 @@ mod plugins;
 pub use plugins::{D2tcpPlugin, DctcpPlugin, L2dctPlugin, PFabricPlugin, TcpPlugin};
 
 /// Settings of a window transport, from the protocol's parameters: its
-/// controller's (the factory of each flow's controller) and its sender's.
+/// controller's (the factory of each flow's controller) and its sender's;
+/// `X` is a protocol's own controller, if any.
 #[derive(Clone, Debug)]
-pub struct WindowConfig {
+pub struct WindowConfig<X: ControllerExtension = NoExtension> {
     /// Which controller, with its own parameters (window bounds included).
-    pub control: ControllerConfig,
+    pub control: ControllerConfig<X>,
     /// Smallest (TCP) or fixed (pFabric) retransmission timeout.
     pub min_rto: SimTime,
     /// Largest timeout after exponential backoff.
@@ -98,18 +100,6 @@ impl WindowConfig {
     pub fn l2dct(p: &L2dctParams, spraying: bool) -> Self {
         Self::dctcp_like(ControllerConfig::L2dct(L2dctConfig::new(p)), &p.dctcp_part(), spraying)
     }
-    /// The sender's settings DCTCP, D2TCP and L2DCT share, from DCTCP's
-    /// settings, with `control` built from the same.
-    pub(crate) fn dctcp_like(control: ControllerConfig, p: &DctcpSettings, spraying: bool) -> Self {
-        WindowConfig {
-            control,
-            min_rto: SimTime::from_us_f64(p.min_rto_us),
-            max_rto: SimTime::from_us_f64(p.max_rto_us),
-            dupack_threshold: Some(p.dupack_threshold),
-            delayed_ack: p.delayed_ack_timeout_us.map(SimTime::from_us_f64),
-            ..Self::tcp(&TcpParams::default(), spraying)
-        }
-    }
     /// pFabric with its Table 1 parameters.
     pub fn pfabric(p: &PFabricParams) -> Self {
         WindowConfig {
@@ -124,11 +114,29 @@ impl WindowConfig {
     }
 }
 
+impl<X: ControllerExtension> WindowConfig<X> {
+    /// The sender's settings of the DCTCP family (DCTCP, D2TCP, L2DCT and a
+    /// protocol's own member), from DCTCP's settings, with `control` built
+    /// from the same; the rest as TCP's.
+    pub(crate) fn dctcp_like(control: ControllerConfig<X>, p: &DctcpSettings, spraying: bool) -> Self {
+        let tcp = WindowConfig::tcp(&TcpParams::default(), spraying);
+        WindowConfig {
+            control,
+            min_rto: SimTime::from_us_f64(p.min_rto_us),
+            max_rto: SimTime::from_us_f64(p.max_rto_us),
+            fixed_rto: tcp.fixed_rto,
+            dupack_threshold: Some(p.dupack_threshold),
+            dupack_cwnd_fraction: tcp.dupack_cwnd_fraction,
+            delayed_ack: p.delayed_ack_timeout_us.map(SimTime::from_us_f64),
+        }
+    }
+}
+
 /// Sender state of one flow: the transport's (scoreboard, RTT estimate,
 /// timer, loss detection, counters) and its congestion controller, which
 /// owns the window.
 #[derive(Clone, Debug)]
-pub struct Sender {
+pub struct Sender<X = NoExtension> {
     src: NodeId,
     dst: NodeId,
     /// Payload bytes.
@@ -136,7 +144,7 @@ pub struct Sender {
     /// Which packets are in flight, acknowledged, lost.
     pub sb: Scoreboard,
     /// The congestion controller: the window and its rule's state.
-    pub cc: FlowController,
+    pub cc: FlowController<X>,
     rtt: RttEstimator,
     /// The current retransmission timeout.
     rto: SimTime,
@@ -151,11 +159,13 @@ pub struct Sender {
     recover: u32,
     /// Fast retransmit has begun: the next send goes out whatever the pipe.
     retransmit_now: bool,
-    /// Sub-queue of its data packets (PASE's arbitrated queue; 0 otherwise).
+    /// Sub-queue of its data packets (set by a protocol that arbitrates
+    /// queues; 0 otherwise).
     pub class: u8,
-    /// PASE: header-only probes sent.
+    /// Header-only probes sent instead of retransmissions
+    /// ([`ProbeInstead`]).
     pub probes_sent: u32,
-    /// PASE: data retransmissions started by a timeout.
+    /// Data retransmissions started by a timeout.
     pub timeout_retransmissions: u32,
 }
 
@@ -269,13 +279,14 @@ fn ack_packet(flow: FlowId, from: NodeId, to: NodeId, seq: u32, cum_ack: u32, sa
     ack
 }
 
-/// The window-based transports as one [`Protocol`].
+/// The window-based transports as one [`Protocol`]; `X` is a protocol's
+/// own controller, if any.
 #[derive(Clone)]
-pub struct WindowTransport {
-    cfg: WindowConfig,
+pub struct WindowTransport<X: ControllerExtension = NoExtension> {
+    cfg: WindowConfig<X>,
     /// Sender state by flow id (at the source), until the flow's last ACK
     /// (then retired: memory follows the live flows).
-    pub senders: FlowTable<Sender>,
+    pub senders: FlowTable<Sender<X>>,
     /// Receiver state by flow id (at the destination), until it holds
     /// every byte and has sent its last ACK (one held back by delayed ACKs
     /// goes first). Kept apart from the senders and retired by the
@@ -284,9 +295,9 @@ pub struct WindowTransport {
     receivers: FlowTable<WindowReceiver>,
 }
 
-impl WindowTransport {
+impl<X: ControllerExtension> WindowTransport<X> {
     /// A transport with `cfg`.
-    pub fn new(cfg: WindowConfig) -> Self {
+    pub fn new(cfg: WindowConfig<X>) -> Self {
         WindowTransport { cfg, senders: FlowTable::default(), receivers: FlowTable::default() }
     }
 
@@ -411,19 +422,17 @@ impl WindowTransport {
     fn on_timeout<T: From<WindowTimer>>(&mut self, flow: FlowId, io: &mut Io<T>) {
         let cfg = &self.cfg;
         let Some(s) = self.senders.get_mut(flow.idx()) else { return };
-        if let Some(interval) = s.cc.probe_instead_of_retransmit() {
-            // PASE (section 3.2): in the lowest queue packets may wait long
-            // behind higher queues; instead of retransmitting, send a
-            // header-only probe once per probe interval (its ACK restarts
-            // the clock). Data are retransmitted again once the flow leaves
-            // the lowest queue (its timeout then fires as usual).
+        if let Some(ProbeInstead { interval, traced_as }) = s.cc.probe_instead_of_retransmit() {
+            // The controller asks for a header-only probe instead of a
+            // retransmission, once per interval (its ACK restarts the
+            // clock); data are retransmitted again once it stops asking.
             let mut p = Packet::new(flow, s.src, s.dst, PacketKind::Probe, s.sb.snd_una, HEADER);
             p.class = s.class;
             p.sent_at = io.now;
             p.header = Header::new(WindowHeader::default());
             io.send(p);
             s.probes_sent += 1;
-            io.trace(|| TraceKind::Control { flow, what: controller::pase::PROBE });
+            io.trace(|| TraceKind::Control { flow, what: traced_as });
             s.timer.set(io.now + interval);
             s.arm(io, flow);
             return;
@@ -458,8 +467,8 @@ impl WindowTransport {
     }
 }
 
-impl Sender {
-    fn new(f: &FlowSpec, cfg: &WindowConfig, net: &Network) -> Self {
+impl<X: ControllerExtension> Sender<X> {
+    fn new(f: &FlowSpec, cfg: &WindowConfig<X>, net: &Network) -> Self {
         Sender {
             src: f.src,
             dst: f.dst,
@@ -492,7 +501,7 @@ impl Sender {
     }
 }
 
-impl WindowTransport {
+impl<X: ControllerExtension> WindowTransport<X> {
     /// Starts a flow's sender and receiver (without sending: see
     /// [`WindowTransport::send_window`]).
     pub fn add_flow(&mut self, f: &FlowSpec, net: &Network) {
@@ -665,7 +674,7 @@ impl WindowTransport {
     }
 }
 
-impl Sender {
+impl<X> Sender<X> {
     /// True once every packet is acknowledged.
     pub fn done(&self) -> bool {
         self.sb.done()
@@ -680,7 +689,7 @@ impl Sender {
     }
 }
 
-impl Protocol for WindowTransport {
+impl<X: ControllerExtension> Protocol for WindowTransport<X> {
     type Timer = WindowTimer;
 
     fn name(&self) -> &'static str {

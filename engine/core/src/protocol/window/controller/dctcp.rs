@@ -1,10 +1,11 @@
 //! DCTCP's controller (Alizadeh et al., SIGCOMM 2010, section 3.2): NewReno
 //! whose response to ECN marks is a cut by alpha / 2 once per window, alpha
-//! the estimated fraction of marked packets. D2TCP, L2DCT and PASE's end
-//! hosts are the same controller with another [`DctcpRule`]: the estimator,
-//! the once-per-window cut and the growth are written once, here.
+//! the estimated fraction of marked packets. D2TCP, L2DCT (and a protocol's
+//! own member, see [`super::ControllerExtension`]) are the same controller
+//! with another [`DctcpRule`]: the estimator, the once-per-window cut and
+//! the growth are written once, here.
 
-use super::{AckEvent, CongestionEvent, Controller, NewReno, RenoConfig, UNBOUNDED_CWND};
+use super::{AckEvent, CongestionEvent, Controller, NewReno, ProbeInstead, RenoConfig, UNBOUNDED_CWND};
 use crate::protocol::window::params::DctcpSettings;
 use crate::units::SimTime;
 
@@ -62,7 +63,7 @@ pub trait DctcpRule {
     }
     /// [`Controller::probe_instead_of_retransmit`] (DCTCP: never).
     #[inline]
-    fn probe_instead_of_retransmit(&self) -> Option<SimTime> {
+    fn probe_instead_of_retransmit(&self) -> Option<ProbeInstead> {
         None
     }
 }
@@ -121,7 +122,7 @@ impl<R> Dctcp<R> {
         &self.rule
     }
     /// The member's rule and state, to change.
-    pub(super) fn rule_mut(&mut self) -> &mut R {
+    pub fn rule_mut(&mut self) -> &mut R {
         &mut self.rule
     }
     /// Counts an ACK's packets, marked or not; once per window of data
@@ -191,7 +192,7 @@ impl<R: DctcpRule> Controller for Dctcp<R> {
         self.rule.progress_wait(rto)
     }
     #[inline]
-    fn probe_instead_of_retransmit(&self) -> Option<SimTime> {
+    fn probe_instead_of_retransmit(&self) -> Option<ProbeInstead> {
         self.rule.probe_instead_of_retransmit()
     }
 }

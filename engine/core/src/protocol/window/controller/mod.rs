@@ -7,21 +7,26 @@
 //! ([`Controller::window`]). The sender (`window/mod.rs`) keeps the loss
 //! detection, the scoreboard, the RTT estimator and the timer; a controller
 //! only moves the window, and answers the few policy questions the sender
-//! asks (pFabric's probe mode, PASE's probes and their wait).
+//! asks (pFabric's probe mode, a probe instead of a retransmission and its
+//! wait).
 //!
 //! Every controller here is TCP NewReno (RFC 5681, RFC 6582) with changes:
 //! [`NewReno`] (window and slow-start threshold) is the part each one
 //! holds, and the trait's defaults are NewReno's, on that part. DCTCP
 //! ([`Dctcp`], DCTCP paper section 3.2) adds the marking estimator alpha
 //! and its once-per-window cut. D2TCP ([`D2tcp`], D2TCP paper section 3),
-//! L2DCT ([`L2dct`], L2DCT paper section IV) and PASE's end hosts
-//! ([`PaseHost`], PASE paper section 3.2) are the same DCTCP controller
+//! L2DCT ([`L2dct`], L2DCT paper section IV) are the same DCTCP controller
 //! with another [`DctcpRule`], which holds the member's own state (D2TCP:
-//! the deadline; PASE: the arbitrated queue and the probe interval) and
-//! answers what it changes (the cut's fraction, the increase, when the
-//! window grows, PASE's probes), so the family's arithmetic is written
-//! once. pFabric ([`PFabric`], pFabric paper section 4.2) adds the run of
-//! timeouts and probe mode.
+//! the deadline) and answers what it changes (the cut's fraction, the
+//! increase, when the window grows, probes instead of retransmissions),
+//! so the family's arithmetic is written once. pFabric ([`PFabric`],
+//! pFabric paper section 4.2) adds the run of timeouts and probe mode.
+//!
+//! A protocol outside this folder adds its own controller as a
+//! [`ControllerExtension`]: the transport, its configuration and each
+//! flow's [`FlowController`] take it as a type parameter (one more variant,
+//! statically dispatched), and the transports here take [`NoExtension`],
+//! a type with no values, whose variant the compiler leaves out.
 //!
 //! Parameters: each flow's controller holds a copy of the few parameters
 //! its rule reads (the largest window, DCTCP's g and floor, the D2TCP
@@ -39,18 +44,18 @@
 //! This module and its files read nothing of the sender: what a rule needs
 //! of the flow comes in an [`AckEvent`].
 
+use crate::trace::ControlEvent;
 use crate::units::{SimTime, MSS};
 use crate::workload::FlowSpec;
+use std::fmt::Debug;
 
 mod d2tcp;
 mod dctcp;
 mod l2dct;
-pub mod pase;
 pub mod pfabric;
 pub use d2tcp::{D2tcp, D2tcpConfig, Deadline, Imminence};
 pub use dctcp::{Dctcp, DctcpConfig, DctcpRule, Plain};
 pub use l2dct::{L2dct, L2dctConfig, Weights};
-pub use pase::{PaseHost, PaseHostConfig, PaseMode, PaseQueue};
 pub use pfabric::{PFabric, PFabricConfig};
 
 /// The largest window of the transports that set none, packets (in effect
@@ -99,6 +104,16 @@ pub enum CongestionEvent<'a> {
     /// An ECN-Echo on this ACK, the first since the last cut's window
     /// (DCTCP section 3.2): the DCTCP family's cut.
     Marks(&'a AckEvent),
+}
+
+/// On a timeout, a header-only probe instead of a retransmission, as a
+/// controller asks for it ([`Controller::probe_instead_of_retransmit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeInstead {
+    /// The wait for the next probe (the retransmission timer's).
+    pub interval: SimTime,
+    /// The control event the probe is traced as.
+    pub traced_as: &'static ControlEvent,
 }
 
 /// One flow's congestion controller: its window and the state its rule
@@ -157,8 +172,8 @@ pub trait Controller {
         rto
     }
     /// On a timeout: send a header-only probe instead of retransmitting,
-    /// and wait this long for the next (PASE's lowest queue, section 3.2).
-    fn probe_instead_of_retransmit(&self) -> Option<SimTime> {
+    /// and wait its interval for the next.
+    fn probe_instead_of_retransmit(&self) -> Option<ProbeInstead> {
         None
     }
 }
@@ -193,8 +208,8 @@ impl NewReno {
     pub fn ssthresh(&self) -> f64 {
         self.ssthresh
     }
-    /// Sets the window, in packets, keeping slow start off (PASE section
-    /// 3.2: the window follows the arbitration).
+    /// Sets the window, in packets, keeping slow start off (for a window
+    /// set from outside rather than grown).
     pub fn set_window(&mut self, cwnd: f64) {
         self.cwnd = cwnd.max(1.0);
         self.ssthresh = self.cwnd;
@@ -249,11 +264,56 @@ impl Controller for NewReno {
     }
 }
 
+/// A controller that a protocol outside this folder adds to the window
+/// transports: its parameters, its per-flow factory and the few answers
+/// [`ControllerConfig`] and [`FlowController`] give for every variant.
+pub trait ControllerExtension: Controller + Clone + Debug + Send + Sync {
+    /// Its parameters (the factory's).
+    type Config: Clone + Debug + Send + Sync;
+    /// Its data are ECN-capable.
+    const ECN_CAPABLE: bool;
+    /// The protocol's name (`--protocol`).
+    fn name(c: &Self::Config) -> &'static str;
+    /// Flow `f`'s controller at its start.
+    fn new_flow(c: &Self::Config, f: &FlowSpec) -> Self;
+    /// DCTCP's estimate alpha, if it is of the DCTCP family.
+    fn alpha(&self) -> Option<f64>;
+}
+
+/// No extension: the window transports' own controllers only. It has no
+/// values, so its variant of [`FlowController`] takes no space and no arm
+/// of a `match`.
+#[derive(Clone, Copy, Debug)]
+pub enum NoExtension {}
+
+impl Controller for NoExtension {
+    fn reno(&self) -> &NewReno {
+        match *self {}
+    }
+    fn reno_mut(&mut self) -> &mut NewReno {
+        match *self {}
+    }
+}
+
+impl ControllerExtension for NoExtension {
+    type Config = NoExtension;
+    const ECN_CAPABLE: bool = false;
+    fn name(c: &NoExtension) -> &'static str {
+        match *c {}
+    }
+    fn new_flow(c: &NoExtension, _: &FlowSpec) -> Self {
+        match *c {}
+    }
+    fn alpha(&self) -> Option<f64> {
+        match *self {}
+    }
+}
+
 /// A transport's controller parameters: the factory of its flows'
 /// controllers ([`ControllerConfig::new_flow`]), held by its
-/// `WindowConfig`.
+/// `WindowConfig`; `X` is a protocol's own controller, if any.
 #[derive(Clone, Debug)]
-pub enum ControllerConfig {
+pub enum ControllerConfig<X: ControllerExtension = NoExtension> {
     /// TCP NewReno.
     NewReno(RenoConfig),
     /// DCTCP.
@@ -264,11 +324,11 @@ pub enum ControllerConfig {
     L2dct(L2dctConfig),
     /// pFabric's minimal rate control.
     PFabric(PFabricConfig),
-    /// PASE's end hosts (PASE-DCTCP is [`ControllerConfig::Dctcp`]).
-    Pase(PaseHostConfig),
+    /// A protocol's own controller.
+    Extension(X::Config),
 }
 
-impl ControllerConfig {
+impl<X: ControllerExtension> ControllerConfig<X> {
     /// The protocol's name (`--protocol`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -277,13 +337,17 @@ impl ControllerConfig {
             ControllerConfig::D2tcp(_) => "d2tcp",
             ControllerConfig::L2dct(_) => "l2dct",
             ControllerConfig::PFabric(_) => "pfabric",
-            ControllerConfig::Pase(_) => "pase",
+            ControllerConfig::Extension(c) => X::name(c),
         }
     }
     /// Data are ECN-capable: the DCTCP family (DCTCP section 3.1).
     #[inline]
     pub fn ecn_capable(&self) -> bool {
-        !matches!(self, ControllerConfig::NewReno(_) | ControllerConfig::PFabric(_))
+        match self {
+            ControllerConfig::NewReno(_) | ControllerConfig::PFabric(_) => false,
+            ControllerConfig::Dctcp(_) | ControllerConfig::D2tcp(_) | ControllerConfig::L2dct(_) => true,
+            ControllerConfig::Extension(_) => X::ECN_CAPABLE,
+        }
     }
     /// Data carry the flow's remaining bytes as their priority (pFabric
     /// section 4.2; docs/protocols/pfabric.md).
@@ -292,24 +356,24 @@ impl ControllerConfig {
         matches!(self, ControllerConfig::PFabric(_))
     }
     /// Flow `f`'s controller at its start.
-    pub fn new_flow(&self, f: &FlowSpec) -> FlowController {
+    pub fn new_flow(&self, f: &FlowSpec) -> FlowController<X> {
         match self {
             ControllerConfig::NewReno(c) => FlowController::NewReno(NewReno::new(c)),
             ControllerConfig::Dctcp(c) => FlowController::Dctcp(Dctcp::new(c, Plain)),
             ControllerConfig::D2tcp(c) => FlowController::D2tcp(Dctcp::new(&c.dctcp, Deadline::new(c.imminence, f))),
             ControllerConfig::L2dct(c) => FlowController::L2dct(Dctcp::new(&c.dctcp, c.weights)),
             ControllerConfig::PFabric(c) => FlowController::PFabric(PFabric::new(c)),
-            ControllerConfig::Pase(c) => FlowController::Pase(Dctcp::new(&c.dctcp, PaseQueue::new(c))),
+            ControllerConfig::Extension(c) => FlowController::Extension(X::new_flow(c, f)),
         }
     }
 }
 
 /// One flow's controller, whichever it is, as the sender holds it (static
 /// dispatch: a `match` per hook, inlined, instead of a call through a
-/// vtable).
+/// vtable); `X` is a protocol's own controller, if any.
 #[derive(Clone, Debug)]
 #[repr(u8)]
-pub enum FlowController {
+pub enum FlowController<X = NoExtension> {
     /// TCP NewReno.
     NewReno(NewReno),
     /// DCTCP.
@@ -320,8 +384,8 @@ pub enum FlowController {
     L2dct(L2dct),
     /// pFabric's minimal rate control.
     PFabric(PFabric),
-    /// PASE's end hosts.
-    Pase(PaseHost),
+    /// A protocol's own controller.
+    Extension(X),
 }
 
 macro_rules! each {
@@ -332,40 +396,46 @@ macro_rules! each {
             FlowController::D2tcp($c) => $e,
             FlowController::L2dct($c) => $e,
             FlowController::PFabric($c) => $e,
-            FlowController::Pase($c) => $e,
+            FlowController::Extension($c) => $e,
         }
     };
 }
 
-impl FlowController {
+impl<X: ControllerExtension> FlowController<X> {
     /// DCTCP's estimate alpha, for a controller of the DCTCP family.
     pub fn alpha(&self) -> Option<f64> {
         match self {
             FlowController::Dctcp(c) => Some(c.alpha()),
             FlowController::D2tcp(c) => Some(c.alpha()),
             FlowController::L2dct(c) => Some(c.alpha()),
-            FlowController::Pase(c) => Some(c.alpha()),
+            FlowController::Extension(c) => c.alpha(),
             FlowController::NewReno(_) | FlowController::PFabric(_) => None,
         }
     }
-    /// PASE's end-host controller, if it is one.
-    pub fn pase(&self) -> Option<&PaseHost> {
+    /// The protocol's own controller, if it is one.
+    pub fn extension(&self) -> Option<&X> {
         match self {
-            FlowController::Pase(c) => Some(c),
+            FlowController::Extension(c) => Some(c),
             _ => None,
         }
     }
-    /// PASE's end-host controller, to follow the arbitration (PASE section
-    /// 3.2).
-    pub fn pase_mut(&mut self) -> Option<&mut PaseHost> {
+    /// The protocol's own controller, to change (say, to follow an
+    /// arbitration).
+    pub fn extension_mut(&mut self) -> Option<&mut X> {
         match self {
-            FlowController::Pase(c) => Some(c),
+            FlowController::Extension(c) => Some(c),
             _ => None,
         }
+    }
+    /// Bytes from the controller's start to its window (the module's docs:
+    /// the same for every variant).
+    #[cfg(test)]
+    pub(crate) fn window_offset(&self) -> usize {
+        &self.reno().cwnd as *const f64 as usize - self as *const Self as usize
     }
 }
 
-impl Controller for FlowController {
+impl<X: ControllerExtension> Controller for FlowController<X> {
     #[inline]
     fn reno(&self) -> &NewReno {
         each!(self, c => c.reno())
@@ -407,7 +477,7 @@ impl Controller for FlowController {
         each!(self, c => c.progress_wait(rto))
     }
     #[inline]
-    fn probe_instead_of_retransmit(&self) -> Option<SimTime> {
+    fn probe_instead_of_retransmit(&self) -> Option<ProbeInstead> {
         each!(self, c => c.probe_instead_of_retransmit())
     }
 }
@@ -424,19 +494,16 @@ mod tests {
     #[test]
     fn the_window_is_at_one_offset() {
         let dctcp = DctcpConfig::new(&DctcpParams::default().dctcp_part());
-        let configs = [
+        let configs: [ControllerConfig; 5] = [
             ControllerConfig::NewReno(RenoConfig { init_cwnd: 10.0, max_cwnd: UNBOUNDED_CWND }),
             ControllerConfig::Dctcp(dctcp),
             ControllerConfig::D2tcp(D2tcpConfig::new(&D2tcpParams::default())),
             ControllerConfig::L2dct(L2dctConfig::new(&L2dctParams::default())),
             ControllerConfig::PFabric(PFabricConfig::new(&PFabricParams::default())),
-            ControllerConfig::Pase(PaseHostConfig { dctcp, lowest_grows: false, probing: true }),
         ];
         let f = testing::flow(0, 0, 1, 10);
         for c in &configs {
-            let fc = c.new_flow(&f);
-            let offset = &fc.reno().cwnd as *const f64 as usize - &fc as *const FlowController as usize;
-            assert_eq!(offset, 8, "{}", c.name());
+            assert_eq!(c.new_flow(&f).window_offset(), 8, "{}", c.name());
         }
         assert!(std::mem::size_of::<FlowController>() <= 104);
     }

@@ -1,17 +1,16 @@
 //! PASE's end-host controller (Munir et al., SIGCOMM 2014, section 3.2;
 //! docs/protocols/pase.md): DCTCP's cut on marks; otherwise the window
 //! follows the queue the arbitration chose ([`PaseHost::on_decision`],
-//! called by `protocol/pase/`): the top queue holds the reference rate's
-//! window, an intermediate queue grows from 1 packet, the lowest holds 1
-//! packet and probes once per probe interval instead of retransmitting.
-//! It is [`Dctcp`] with the rule [`PaseQueue`].
+//! called by the source, `super`): the top queue holds the reference
+//! rate's window, an intermediate queue grows from 1 packet, the lowest
+//! holds 1 packet and probes once per probe interval instead of
+//! retransmitting. It is [`Dctcp`] with the rule [`PaseQueue`], added to
+//! the window transport as its [`ControllerExtension`].
 
-use super::{Controller, Dctcp, DctcpConfig, DctcpRule};
-use crate::trace::ControlEvent;
+use super::events::PROBE;
+use crate::protocol::window::controller::{Controller, ControllerExtension, Dctcp, DctcpConfig, DctcpRule, ProbeInstead};
 use crate::units::{SimTime, MTU};
-
-/// PASE's end-host probe from the lowest queue, traced (section 3.2).
-pub const PROBE: &ControlEvent = &ControlEvent { name: "pase_probe", text: "PASE probe (lowest queue: no retransmission)", gives_up: false };
+use crate::workload::FlowSpec;
 
 /// Where PASE's arbitration put a flow, as its window sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,14 +71,29 @@ impl DctcpRule for PaseQueue {
     /// timeout sends a header-only probe once per probe interval instead
     /// of retransmitting (section 3.2).
     #[inline]
-    fn probe_instead_of_retransmit(&self) -> Option<SimTime> {
-        (self.probing && self.mode == PaseMode::Lowest).then_some(self.probe_interval)
+    fn probe_instead_of_retransmit(&self) -> Option<ProbeInstead> {
+        (self.probing && self.mode == PaseMode::Lowest).then_some(ProbeInstead { interval: self.probe_interval, traced_as: PROBE })
     }
 }
 
 /// One flow's PASE end-host controller: DCTCP's state (its cut on marks)
 /// and PASE's queue.
 pub type PaseHost = Dctcp<PaseQueue>;
+
+impl ControllerExtension for PaseHost {
+    type Config = PaseHostConfig;
+    /// PASE's end hosts are DCTCP's, ECN-capable (section 3.2).
+    const ECN_CAPABLE: bool = true;
+    fn name(_: &PaseHostConfig) -> &'static str {
+        "pase"
+    }
+    fn new_flow(c: &PaseHostConfig, _: &FlowSpec) -> Self {
+        Dctcp::new(&c.dctcp, PaseQueue::new(c))
+    }
+    fn alpha(&self) -> Option<f64> {
+        Some(Dctcp::alpha(self))
+    }
+}
 
 impl PaseQueue {
     /// A flow's queue at its start: the top queue, no probe interval yet.
