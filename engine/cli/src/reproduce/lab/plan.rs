@@ -72,19 +72,21 @@ pub fn plan(claims: &[&Claim], mode: Mode, dir: &Path) -> Result<(Lab, Vec<Job>)
         }
     }
     // Distinct runs, records kept when any claim wants them.
-    let mut jobs: Vec<Job> = Vec::new();
+    // Each run's key is computed once (it serializes the whole scenario).
+    let mut jobs: Vec<(String, Job)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for j in lab.asked.take() {
-        match index.get(&j.key()) {
-            Some(&i) => jobs[i].records |= j.records,
+        let key = j.key();
+        match index.get(&key) {
+            Some(&i) => jobs[i].1.records |= j.records,
             None => {
-                index.insert(j.key(), jobs.len());
-                jobs.push(j);
+                index.insert(key.clone(), jobs.len());
+                jobs.push((key, j));
             }
         }
     }
-    jobs.sort_by(|a, b| b.cost().total_cmp(&a.cost()).then_with(|| a.key().cmp(&b.key())));
-    Ok((lab, jobs))
+    jobs.sort_by(|(ka, a), (kb, b)| b.cost().total_cmp(&a.cost()).then_with(|| ka.cmp(kb)));
+    Ok((lab, jobs.into_iter().map(|(_, j)| j).collect()))
 }
 
 /// Judges `claims` at `mode` from the outcomes in `done` (keyed by
