@@ -209,7 +209,10 @@ pub fn claims() -> Vec<Claim> {
             )
             .reads(&[OVERHEAD_UP_TO, OVERHEAD_NONE_ABOVE, OVERHEAD_REDUCES, OVERHEAD_HIGH])
             .on(LR)
-            .measured_by(optimizations_overhead),
+            .measured_by(optimizations_overhead)
+        .discussing(
+            "Checked: the arbitration messages counted at every arbitrator with and without early pruning and delegation, at every load from 0.1 to 0.9 on the left-right tree, three seeds. The data: the cut grows with the load, from 4.9% more messages at 0.1 and 2.0% fewer at 0.2 to 19.8% fewer at 0.5, 39.4% at 0.8 and 56.5% at 0.9.",
+        ),
         Claim::new(Paper::Pase, "pase-optimizations-afct", "4.3.1", "Figure 11(a)")
             .says(
                 "Figure 11(a) shows that these optimizations also improve the AFCT by 4-10% across all loads. This happens because of delegation, which reduces the arbitration delays.",
@@ -252,7 +255,10 @@ pub fn claims() -> Vec<Claim> {
                 deviations: &["one rack of 20 hosts at 1 Gbps, 10 us per link, random pairs (Figure 13(a)'s caption: \"the intra-rack scenario with 20 nodes\")", PORTS, CHOICES],
                 ..LR
             })
-            .measured_by(reference_rate),
+            .measured_by(reference_rate)
+        .discussing(
+            "Checked: PASE against PASE-DCTCP (the same arbitration and queues, DCTCP windows in place of the reference rate) on the 20-host rack at every load, three seeds. The data: PASE's AFCT is 3.2% above PASE-DCTCP's at 0.1, then below it by 2.3% at 0.2, 21.8% at 0.5, 32.3% at 0.7 and 28.5% at 0.9: the gain grows with the load to about a third and levels off, short of 50% at every load.",
+        ),
         Claim::new(Paper::Pase, "pase-probing", "4.3.2", "")
             .says(
                 "We found that using probing improves performance by ≈2.4% and ≈11% at 80% and 90% loads, respectively in the all-to-all intra-rack scenario.",
@@ -260,7 +266,10 @@ pub fn claims() -> Vec<Claim> {
             )
             .reads(&[PROBING_IMPROVES, PROBING_80, PROBING_90])
             .on(Setting { quick: Size { xs: &[0.8, 0.9], flows: &[800], ..A2A.quick }, full: Size { xs: &[0.8, 0.9], flows: &[2000], seeds: &[1, 2, 3, 4, 5], ..A2A.full }, ..A2A })
-            .measured_by(probing),
+            .measured_by(probing)
+        .discussing(
+            "Checked: PASE with probing on and off on the all-to-all tree at loads 0.8 and 0.9, five seeds of 2,000 flows. The data: probing changes the AFCT by 0.02% at 0.8 and makes it 1.2% longer at 0.9, where the paper has it 2.4% and 11% shorter.",
+        ),
         Claim::new(Paper::Pase, "pase-testbed", "4.4", "Figure 13(b)")
             .says(
                 "Observe that PASE significantly outperforms DCTCP: it achieves ≈50%-60% smaller AFCTs compared to DCTCP.",
@@ -309,6 +318,9 @@ pub fn claims() -> Vec<Claim> {
                 ],
                 ..A2A
             })
-            .measured_by(pdq_switching),
+            .measured_by(pdq_switching)
+        .discussing(
+            "Checked: PDQ (Early Start, Early Termination, Suppressed Probing) and DCTCP on PASE's all-to-all rack at loads 0.7, 0.8 and 0.9, three seeds. The data: PDQ's AFCT is about half of DCTCP's at each load (10.5 against 19.5 ms at 0.7, 16.6 against 31.6 ms at 0.9), and the ratio barely moves with the load (0.54 to 0.52), where the paper has PDQ falling behind DCTCP at high load.",
+        ),
     ]
 }
