@@ -23,7 +23,7 @@ const CAUSES: &[(&str, CauseKind, &str)] = &[
     (
         "phost-short-and-long-flows",
         OpenSetting,
-        "Row \"Fastpass sends as its grant arrives\" turns the verdict from differs to agrees (short flows: Fastpass / pHost 1.205 to 3.825 instead of 1.387 to 6.155; the paper's range is 1.3-4x). When a source starts its granted slots is left open by the paper: section 4.1 gives Fastpass only \"an epoch size of 8 packets (Fastpass makes scheduling decisions every epoch with a recommended epoch interval of 8 MTU transmission times)\"; the default sends at the slot's start as the Fastpass paper's sources do, the pHost authors' simulator on the grant's arrival. Long flows and pHost against pFabric agree under every reading.",
+        "Row \"Fastpass sends as its grant arrives\" turns the verdict from differs to agrees (short flows: Fastpass / pHost 1.205 to 3.825 instead of 1.387 to 6.155; the paper's range is 1.3-4x). When a source starts its granted slots is not stated outright: section 4.1 gives Fastpass \"an epoch size of 8 packets (Fastpass makes scheduling decisions every epoch with a recommended epoch interval of 8 MTU transmission times)\" and \"perfect time synchronization (so that all end-hosts are synchronized on epoch start and end times)\", which speaks for the default (a source sends at its slot's start, as the Fastpass paper's sources do), while the pHost authors' simulator, which made the paper's figures, starts on the grant's arrival. The default follows the paper's text; the row is the authors' code. Long flows and pHost against pFabric agree under every reading.",
     ),
     (
         "phost-deadlines",
