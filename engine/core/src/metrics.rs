@@ -265,9 +265,19 @@ impl BucketStats {
         }
         let mean = sl.iter().sum::<f64>() / n as f64;
         sl.sort_by(|a, b| a.total_cmp(b));
-        let rank = ((0.99 * n as f64).ceil() as usize).clamp(1, n) - 1;
-        BucketStats { flows: n as u64, mean_slowdown: mean, p99_slowdown: sl[rank], afct_us: fct / n as f64, nfct: fct / opt }
+        BucketStats { flows: n as u64, mean_slowdown: mean, p99_slowdown: nearest_rank(&sl, 0.99), afct_us: fct / n as f64, nfct: fct / opt }
     }
+}
+
+/// The `q` quantile (0 < q <= 1) of `sorted` (ascending) by nearest rank:
+/// the ceil(q * n)-th smallest value, the definition every percentile of
+/// dcsim's reports uses. NaN for an empty slice.
+pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    sorted[((q * n as f64).ceil() as usize).clamp(1, n) - 1]
 }
 
 /// The summary of one run: one row of the summary CSV.

@@ -13,6 +13,7 @@
 
 use super::claims::{mean, span};
 use super::format::fmt;
+use dcsim_core::metrics::nearest_rank;
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -63,11 +64,11 @@ impl Run {
     }
 
     /// The 99th-percentile slowdown of all flows, by nearest rank as
-    /// dcsim's own (`metrics::BucketStats`).
+    /// dcsim's own (`metrics::nearest_rank`).
     pub fn p99_slowdown(&self) -> f64 {
         let mut v: Vec<f64> = self.flows.iter().map(|(_, s)| *s).collect();
         v.sort_by(f64::total_cmp);
-        v.get(((0.99 * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1)) - 1).copied().unwrap_or(f64::NAN)
+        nearest_rank(&v, 0.99)
     }
 }
 
@@ -211,7 +212,10 @@ impl Data {
                     .iter()
                     .filter_map(|(w, name)| {
                         let (ph, pf, fp) = (self.default_run("phost", w, 0.6)?, self.default_run("pfabric", w, 0.6)?, self.default_run("fastpass", w, 0.6)?);
-                        let of_mean = |r: &Run| format!("{} ({} of its mean)", fmt(r.p99_slowdown()), fmt(r.p99_slowdown() / all(r)));
+                        let of_mean = |r: &Run| {
+                            let p99 = r.p99_slowdown();
+                            format!("{} ({} of its mean)", fmt(p99), fmt(p99 / all(r)))
+                        };
                         Some(format!("{name}: pHost {}, pFabric {}, Fastpass {}", of_mean(ph), of_mean(pf), of_mean(fp)))
                     })
                     .collect();

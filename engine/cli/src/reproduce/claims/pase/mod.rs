@@ -29,11 +29,8 @@ fn p99_fct_ms(o: &Outcome) -> f64 {
         return f64::NAN;
     }
     let mut v: Vec<f64> = o.records.iter().filter(|r| !r.background).filter_map(|r| r.fct()).map(|f| f.as_us_f64() / 1000.0).collect();
-    if v.is_empty() {
-        return f64::NAN;
-    }
     v.sort_by(f64::total_cmp);
-    v[((0.99 * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1]
+    dcsim_core::metrics::nearest_rank(&v, 0.99)
 }
 
 /// The left-right tree at offered load `x` on its bottleneck (an
